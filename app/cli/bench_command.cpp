@@ -1,0 +1,112 @@
+// `spillway-cli bench`: times importing a G10 workload and converting it to the native format,
+// each against a baseline measured in the same process (reading the same input bytes), so the
+// ratios stay meaningful on a busy or different machine.
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/error_report.h"
+
+#include "core/io/file_text.h"
+#include "core/io/native_json.h"
+#include "core/io/profile_loader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace spillway::cli {
+
+namespace {
+
+struct Timing {
+    double medianMs = 0;
+    double minMs = 0;
+};
+
+template <typename F>
+Timing measure(int repeat, F&& body) {
+    std::vector<double> ms;
+    for (int i = 0; i < repeat; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        body();
+        const auto t1 = std::chrono::steady_clock::now();
+        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], ms.front()};
+}
+
+}  // namespace
+
+CommandAction addBenchCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("bench", "Measure import and conversion speed on a real G10 "
+                                            "workload (default: BERT batch 256, 1,369 kernels)");
+    struct State {
+        std::string workload = std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/BERT_Base_256";
+        int repeat = 20;
+        bool json = false;
+    };
+    auto state = std::make_shared<State>();
+    cmd->add_option("--workload", state->workload, "Profile path to benchmark (any format)")->capture_default_str();
+    cmd->add_option("--repeat", state->repeat, "Runs per measurement (median reported)")
+        ->check(CLI::Range(1, 10000))->capture_default_str();
+    cmd->add_flag("--json", state->json, "Print results as JSON");
+    return [state]() {
+        return runReportingErrors(state->json, [&]() {
+            namespace fs = std::filesystem;
+            std::vector<fs::path> files;
+            if (fs::is_directory(state->workload)) {
+                for (const auto& e : fs::directory_iterator(state->workload))
+                    if (e.is_regular_file()) files.push_back(e.path());
+            } else {
+                files.push_back(state->workload);
+            }
+            std::size_t sink = 0;
+            const auto baseline = measure(state->repeat, [&] {
+                for (const auto& f : files) {
+                    const auto text = readFileText(f);
+                    sink += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+                }
+            });
+            Profile profile;
+            const auto import = measure(state->repeat, [&] { profile = loadProfile(state->workload); });
+            std::string json;
+            const auto convert = measure(state->repeat, [&] { json = writeNativeProfile(profile); });
+            const auto tmp = fs::temp_directory_path() / fmt::format("spillway-bench-{}.json", ::getpid());
+            const auto save = measure(state->repeat, [&] { saveNativeProfile(profile, tmp); });
+            Profile back;
+            const auto reread = measure(state->repeat, [&] { back = readNativeProfile(tmp); });
+            fs::remove(tmp);
+            if (!(back == profile)) throw std::runtime_error("bench: native round trip changed the profile");
+            auto row = [&](const char* name, const Timing& t) {
+                return nlohmann::ordered_json{{"step", name}, {"median_ms", t.medianMs}, {"min_ms", t.minMs},
+                                              {"ratio_to_baseline", t.medianMs / std::max(baseline.medianMs, 1e-6)}};
+            };
+            nlohmann::ordered_json rows = nlohmann::ordered_json::array(
+                {row("baseline: read input bytes", baseline), row("import", import),
+                 row("convert to JSON (in memory)", convert), row("convert and save JSON", save),
+                 row("read native JSON", reread)});
+            if (state->json) {
+                nlohmann::ordered_json j{{"workload", state->workload}, {"kernels", profile.kernels.size()},
+                                         {"tensors", profile.tensors.size()}, {"json_bytes", json.size()},
+                                         {"repeat", state->repeat}, {"results", rows}};
+                std::cout << j.dump(2) << "\n";
+            } else {
+                fmt::print("workload {} ({} kernels, {} tensors, {} of JSON), {} runs each\n",
+                           state->workload, profile.kernels.size(), profile.tensors.size(),
+                           humanBytes(static_cast<std::int64_t>(json.size())), state->repeat);
+                for (const auto& r : rows)
+                    fmt::print("  {:<30} median {:8.2f} ms  min {:8.2f} ms  x{:.1f} baseline\n",
+                               r["step"].get<std::string>(), r["median_ms"].get<double>(),
+                               r["min_ms"].get<double>(), r["ratio_to_baseline"].get<double>());
+            }
+            return sink == static_cast<std::size_t>(-1) ? kExitBadInput : kExitOk;
+        });
+    };
+}
+
+}  // namespace spillway::cli

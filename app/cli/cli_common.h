@@ -1,0 +1,31 @@
+#pragma once
+// Shared bits of spillway-cli's commands: how a profile path and its options are given, exit
+// codes, and human-readable units.
+#include "core/io/import_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace spillway::cli {
+
+// Exit codes: 0 fine, 1 the profile has problems (validate), 2 bad input or usage.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitProblems = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct ProfileArgs {
+    std::string path;
+    std::string from;
+    std::int64_t batch = 0;
+    std::string results;
+    ImportOptions options() const;
+};
+
+// Adds PROFILE, --from, --batch and --results to a subcommand.
+void addProfileArgs(CLI::App& cmd, ProfileArgs& args);
+
+std::string humanBytes(std::int64_t bytes);
+std::string humanTime(std::int64_t ns);
+
+}  // namespace spillway::cli

@@ -1,0 +1,18 @@
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace spillway::cli {
+
+// Each command registers its subcommand and returns the action to run when it is chosen; the
+// action returns the process exit code.
+using CommandAction = std::function<int()>;
+
+CommandAction addInfoCommand(CLI::App& app);
+CommandAction addConvertCommand(CLI::App& app);
+CommandAction addValidateCommand(CLI::App& app);
+CommandAction addFormatsCommand(CLI::App& app);
+CommandAction addBenchCommand(CLI::App& app);
+
+}  // namespace spillway::cli

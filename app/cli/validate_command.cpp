@@ -1,0 +1,65 @@
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/error_report.h"
+
+#include "core/io/profile_loader.h"
+#include "core/trace/validate.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace spillway::cli {
+
+CommandAction addValidateCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("validate", "Check a profile; exit code 1 and one line per "
+                                               "problem when it has any, 2 when it cannot be read");
+    struct State {
+        ProfileArgs args;
+        bool json = false;
+    };
+    auto state = std::make_shared<State>();
+    addProfileArgs(*cmd, state->args);
+    cmd->add_flag("--json", state->json, "Print the problems as JSON");
+    return [state]() {
+        return runReportingErrors(state->json, [&]() {
+            const auto profile = loadProfile(state->args.path, state->args.options());
+            const auto problems = validateProfile(profile);
+            if (state->json) {
+                auto list = nlohmann::ordered_json::array();
+                for (const auto& p : problems) list.push_back({{"pointer", p.pointer}, {"message", p.message}});
+                nlohmann::ordered_json j;
+                j["valid"] = problems.empty();
+                j["problems"] = list;
+                std::cout << j.dump(2) << "\n";
+            } else {
+                for (const auto& p : problems)
+                    fmt::print("{}: {}: {}\n", state->args.path, p.pointer, p.message);
+                if (problems.empty())
+                    fmt::print(stderr, "{}: valid ({} kernels, {} tensors)\n", state->args.path,
+                               profile.kernels.size(), profile.tensors.size());
+            }
+            return problems.empty() ? kExitOk : kExitProblems;
+        });
+    };
+}
+
+CommandAction addFormatsCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("formats", "List the profile formats this build reads");
+    auto json = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json, "Print as JSON");
+    return [json]() {
+        if (*json) {
+            auto list = nlohmann::ordered_json::array();
+            for (const auto& f : profileFormats()) list.push_back({{"id", f.id}, {"description", f.description}});
+            std::cout << list.dump(2) << "\n";
+        } else {
+            for (const auto& f : profileFormats()) fmt::print("{:<16} {}\n", f.id, f.description);
+        }
+        return kExitOk;
+    };
+}
+
+}  // namespace spillway::cli

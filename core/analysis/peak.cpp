@@ -1,0 +1,39 @@
+#include "core/analysis/peak.h"
+
+namespace spillway {
+
+MemoryPeak theoreticalPeak(const Profile& profile, const Liveness& liveness) {
+    const auto n = static_cast<std::int64_t>(profile.kernels.size());
+    MemoryPeak peak;
+    peak.liveBytes.assign(static_cast<size_t>(n), 0);
+    if (n == 0) return peak;
+    // Difference array: +bytes at the first use, -bytes after the last.
+    std::vector<Bytes> delta(static_cast<size_t>(n) + 1, 0);
+    Bytes always = 0;
+    for (size_t t = 0; t < profile.tensors.size(); ++t) {
+        const auto& l = liveness.tensors[t];
+        if (l.persistent) {
+            always += profile.tensors[t].bytes;
+        } else if (l.firstUse >= 0) {
+            delta[l.firstUse] += profile.tensors[t].bytes;
+            delta[l.lastUse + 1] -= profile.tensors[t].bytes;
+        }
+    }
+    Bytes running = always;
+    for (std::int64_t k = 0; k < n; ++k) {
+        running += delta[k];
+        peak.liveBytes[k] = running + profile.kernels[k].workspaceBytes;
+        if (peak.liveBytes[k] > peak.peakBytes) {
+            peak.peakBytes = peak.liveBytes[k];
+            peak.kernelPos = k;
+        }
+    }
+    for (size_t t = 0; t < profile.tensors.size(); ++t) {
+        const auto& l = liveness.tensors[t];
+        if (l.persistent || (l.firstUse >= 0 && l.firstUse <= peak.kernelPos && peak.kernelPos <= l.lastUse))
+            peak.liveTensorsAtPeak.push_back(static_cast<std::int64_t>(t));
+    }
+    return peak;
+}
+
+}  // namespace spillway

@@ -1,0 +1,46 @@
+#include "core/analysis/profile_summary.h"
+
+#include "core/analysis/peak.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace spillway {
+
+ProfileSummary summarizeProfile(const Profile& profile, size_t largestCount) {
+    ProfileSummary s;
+    s.kernelCount = static_cast<std::int64_t>(profile.kernels.size());
+    s.tensorCount = static_cast<std::int64_t>(profile.tensors.size());
+    s.jobCount = static_cast<std::int64_t>(profile.jobs.size());
+    for (const auto& t : profile.tensors) {
+        s.footprintBytes += t.bytes;
+        if (t.persistent) s.persistentBytes += t.bytes;
+        auto& kind = s.kinds[t.kind];
+        ++kind.tensors;
+        kind.bytes += t.bytes;
+    }
+    for (const auto& k : profile.kernels) {
+        s.totalTime += k.duration;
+        s.maxWorkspaceBytes = std::max(s.maxWorkspaceBytes, k.workspaceBytes);
+        auto& phase = s.phases[k.phase];
+        ++phase.kernels;
+        phase.time += k.duration;
+    }
+    const auto peak = theoreticalPeak(profile, computeLiveness(profile));
+    s.peakBytes = peak.peakBytes;
+    s.peakKernelPos = peak.kernelPos;
+    std::vector<std::int64_t> order(profile.tensors.size());
+    std::iota(order.begin(), order.end(), 0);
+    const auto count = std::min(largestCount, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count), order.end(),
+                      [&](auto a, auto b) {
+                          const auto& ta = profile.tensors[a];
+                          const auto& tb = profile.tensors[b];
+                          return ta.bytes != tb.bytes ? ta.bytes > tb.bytes : a < b;
+                      });
+    order.resize(count);
+    s.largestTensors = std::move(order);
+    return s;
+}
+
+}  // namespace spillway

@@ -1,0 +1,24 @@
+#pragma once
+// G10 (MICRO 2023) workloads: transformer op-block graphs, kernels.config/tensors.config as its
+// simulator printed them, and the per-kernel A100 measurements cudnn<B>*.txt.
+// See docs/formats.md and ../shared/data/g10/README.md.
+#include "core/trace/profile.h"
+
+#include <filesystem>
+#include <optional>
+
+namespace spillway {
+
+// A folder with kernels.config, tensors.config and (optionally) the four cudnn<B>*.txt files.
+Profile importG10Workload(const std::filesystem::path& folder);
+
+// kernels.config (tensors.config beside it); no measurements.
+Profile importG10Configs(const std::filesystem::path& kernelsConfig);
+
+// A transformer graph (frontend/Nets/BERT_Base.txt, VIT.txt...) expanded into forward, loss,
+// backward and weight-update kernels for `batch`, with the measurements found in resultsDir
+// (results/<Model>/) when given.
+Profile importG10Graph(const std::filesystem::path& graph, std::int64_t batch,
+                       const std::optional<std::filesystem::path>& resultsDir);
+
+}  // namespace spillway

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace spillway {
+
+// What a caller may tell the loader beyond the path.
+struct ImportOptions {
+    // Force a format by id (see profileFormats()); empty = detect from the path and content.
+    std::string format;
+    // G10 transformer graphs: the batch size that dimension 99 stands for.
+    std::optional<std::int64_t> batch;
+    // G10 transformer graphs: the folder with cudnn<B>*.txt measurements.
+    std::optional<std::filesystem::path> resultsDir;
+};
+
+}  // namespace spillway

@@ -1,0 +1,136 @@
+#include "core/io/profile_loader.h"
+
+#include "core/io/g10_import.h"
+#include "core/io/import_error.h"
+#include "core/io/native_json.h"
+#include "core/io/torch_snapshot_import.h"
+#include "core/io/torch_trace_import.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace spillway {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isDir(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_directory(p, ec);
+}
+
+bool sniffNative(const fs::path& p, std::string_view head) {
+    return !isDir(p) && head.find(kNativeFormatId) != std::string_view::npos;
+}
+
+bool sniffG10Workload(const fs::path& p, std::string_view) {
+    std::error_code ec;
+    return isDir(p) && fs::exists(p / "kernels.config", ec) && fs::exists(p / "tensors.config", ec);
+}
+
+bool sniffG10Configs(const fs::path& p, std::string_view head) {
+    return !isDir(p) && head.starts_with("Kernel ID:");
+}
+
+// A transformer graph block opens with an op id line and an op type word.
+bool sniffG10Graph(const fs::path& p, std::string_view head) {
+    if (isDir(p)) return false;
+    const auto firstEnd = head.find('\n');
+    if (firstEnd == std::string_view::npos || firstEnd == 0) return false;
+    for (size_t i = 0; i < firstEnd; ++i)
+        if (head[i] < '0' || head[i] > '9') return false;
+    const auto second = head.substr(firstEnd + 1, head.find('\n', firstEnd + 1) - firstEnd - 1);
+    return !second.empty() && std::isalpha(static_cast<unsigned char>(second[0]));
+}
+
+bool sniffTorchTrace(const fs::path& p, std::string_view head) {
+    return !isDir(p) && head.find("\"traceEvents\"") != std::string_view::npos;
+}
+
+bool sniffTorchSnapshot(const fs::path& p, std::string_view head) {
+    // Pickle protocol 2+ starts with PROTO (0x80) and the protocol number.
+    return !isDir(p) && head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x80 &&
+           head[1] >= 2 && head[1] <= 5;
+}
+
+Profile loadNative(const fs::path& p, const ImportOptions&) { return readNativeProfile(p); }
+Profile loadG10Workload(const fs::path& p, const ImportOptions&) { return importG10Workload(p); }
+Profile loadG10Configs(const fs::path& p, const ImportOptions&) {
+    return importG10Configs(isDir(p) ? p / "kernels.config" : p);
+}
+Profile loadG10Graph(const fs::path& p, const ImportOptions& o) {
+    if (!o.batch)
+        throw ImportError(p.string(), "a G10 transformer graph needs the batch size (--batch B): "
+                                        "dimension 99 in the graph stands for it");
+    return importG10Graph(p, *o.batch, o.resultsDir);
+}
+Profile loadTorchTrace(const fs::path& p, const ImportOptions&) { return importTorchTrace(p); }
+Profile loadTorchSnapshot(const fs::path& p, const ImportOptions&) { return importTorchSnapshot(p); }
+
+std::string readHead(const fs::path& p) {
+    if (isDir(p)) return {};
+    std::ifstream in(p, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    return head;
+}
+
+}  // namespace
+
+const std::vector<ProfileFormat>& profileFormats() {
+    static const std::vector<ProfileFormat> formats{
+        {"spillway", "Spillway native profile (spillway.profile/1 JSON)", sniffNative, loadNative},
+        {"g10-workload", "G10 workload folder (kernels.config, tensors.config, cudnn<B>*.txt)",
+         sniffG10Workload, loadG10Workload},
+        {"g10-configs", "G10 kernels.config (with tensors.config beside it)", sniffG10Configs,
+         loadG10Configs},
+        {"g10-graph", "G10 transformer graph (frontend/Nets/*.txt; needs --batch)", sniffG10Graph,
+         loadG10Graph},
+        {"torch-trace", "PyTorch profiler Chrome trace JSON (profile_memory=True)", sniffTorchTrace,
+         loadTorchTrace},
+        {"torch-snapshot", "PyTorch CUDA memory snapshot pickle (_dump_snapshot)",
+         sniffTorchSnapshot, loadTorchSnapshot},
+    };
+    return formats;
+}
+
+const ProfileFormat* findProfileFormat(std::string_view id) {
+    for (const auto& f : profileFormats())
+        if (f.id == id) return &f;
+    return nullptr;
+}
+
+std::string detectProfileFormat(const fs::path& path, const ImportOptions& options) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw ImportError(path.string(), "no such file or folder");
+    if (!options.format.empty()) {
+        if (!findProfileFormat(options.format)) {
+            std::string ids;
+            for (const auto& f : profileFormats()) ids += (ids.empty() ? "" : ", ") + f.id;
+            throw ImportError({path.string()},
+                              fmt::format("unknown format \"{}\"; known formats: {}", options.format, ids));
+        }
+        return options.format;
+    }
+    const auto head = readHead(path);
+    if (!isDir(path) && head.empty())
+        throw ImportError(path.string(), "file is empty; expected a profile");
+    for (const auto& f : profileFormats())
+        if (f.sniff(path, head)) return f.id;
+    throw ImportError({path.string()},
+                      isDir(path) ? "folder holds no profile (expected a G10 workload folder with "
+                                    "kernels.config and tensors.config)"
+                                  : "unrecognised profile format (expected spillway.profile/1 JSON, "
+                                    "a G10 kernels.config or graph, a torch.profiler Chrome trace or "
+                                    "a PyTorch memory snapshot pickle); use --from to force one");
+}
+
+Profile loadProfile(const fs::path& path, const ImportOptions& options) {
+    const auto id = detectProfileFormat(path, options);
+    return findProfileFormat(id)->load(path, options);
+}
+
+}  // namespace spillway

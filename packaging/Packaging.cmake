@@ -1,0 +1,25 @@
+# CPack: `cpack` in the build folder makes a .deb (with its Debian dependencies declared) and
+# a .tar.gz holding the binaries, the .desktop file, the icon, the schema and the samples.
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/spillway.desktop DESTINATION share/applications)
+install(FILES ${CMAKE_SOURCE_DIR}/resources/icons/spillway.svg
+        DESTINATION share/icons/hicolor/scalable/apps)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/resources/schemas/ DESTINATION share/spillway/schemas)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/samples/ DESTINATION share/spillway/samples
+        PATTERN "__pycache__" EXCLUDE)
+install(FILES ${CMAKE_SOURCE_DIR}/LICENSE ${CMAKE_SOURCE_DIR}/README.md DESTINATION share/doc/spillway)
+
+set(CPACK_PACKAGE_NAME "spillway")
+set(CPACK_PACKAGE_VENDOR "Spillway developers")
+set(CPACK_PACKAGE_CONTACT "Spillway developers <spillway@example.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_RESOURCE_FILE_LICENSE "${CMAKE_SOURCE_DIR}/LICENSE")
+set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
+set(CPACK_DEBIAN_PACKAGE_SECTION "science")
+set(CPACK_DEBIAN_PACKAGE_LICENSE "GPL-3.0-or-later")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# Declared by hand (not dpkg-shlibdeps) so the package builds the same way everywhere.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libqt6widgets6 (>= 6.4), libqt6gui6 (>= 6.4), libqt6core6 (>= 6.4), libqt6concurrent6 (>= 6.4), libqt6printsupport6 (>= 6.4), libqcustomplot2.1-qt6, libfmt9, libstdc++6 (>= 12), libc6 (>= 2.36), qt6-qpa-plugins")
+include(CPack)
