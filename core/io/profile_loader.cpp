@@ -45,8 +45,14 @@ bool sniffG10Graph(const fs::path& p, std::string_view head) {
     return !second.empty() && std::isalpha(static_cast<unsigned char>(second[0]));
 }
 
+// Also the legacy autograd-profiler layout (a bare array of "ph" events), so its import can
+// say why it cannot be used instead of "unrecognised format".
 bool sniffTorchTrace(const fs::path& p, std::string_view head) {
-    return !isDir(p) && head.find("\"traceEvents\"") != std::string_view::npos;
+    if (isDir(p)) return false;
+    if (head.find("\"traceEvents\"") != std::string_view::npos) return true;
+    const auto first = head.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && head[first] == '[' &&
+           head.find("\"ph\"") != std::string_view::npos;
 }
 
 bool sniffTorchSnapshot(const fs::path& p, std::string_view head) {
