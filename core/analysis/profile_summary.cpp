@@ -1,6 +1,7 @@
 #include "core/analysis/profile_summary.h"
 
 #include "core/analysis/peak.h"
+#include "core/analysis/working_set.h"
 
 #include <algorithm>
 #include <numeric>
@@ -29,6 +30,10 @@ ProfileSummary summarizeProfile(const Profile& profile, size_t largestCount) {
     const auto peak = theoreticalPeak(profile, computeLiveness(profile));
     s.peakBytes = peak.peakBytes;
     s.peakKernelPos = peak.kernelPos;
+    const auto workingSets = computeWorkingSets(profile);
+    s.largestWorkingSetKernelPos = largestWorkingSet(workingSets);
+    if (s.largestWorkingSetKernelPos >= 0)
+        s.largestWorkingSetBytes = workingSets[s.largestWorkingSetKernelPos].totalBytes();
     std::vector<std::int64_t> order(profile.tensors.size());
     std::iota(order.begin(), order.end(), 0);
     const auto count = std::min(largestCount, order.size());

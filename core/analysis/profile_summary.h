@@ -1,6 +1,7 @@
 #pragma once
 // What `spillway-cli info` and the app's overview show: counts, footprint, theoretical peak
-// and where it is, the largest tensors, and time and bytes per phase and kind.
+// and where it is, the largest per-kernel working set, the largest tensors, and time and bytes
+// per phase and kind.
 #include "core/trace/profile.h"
 
 #include <map>
@@ -28,6 +29,8 @@ struct ProfileSummary {
     Nanoseconds totalTime = 0;        // sum of kernel durations (everything resident)
     Bytes peakBytes = 0;              // theoretical peak
     std::int64_t peakKernelPos = -1;
+    Bytes largestWorkingSetBytes = 0; // tensors + workspace of the hungriest kernel
+    std::int64_t largestWorkingSetKernelPos = -1;
     std::vector<std::int64_t> largestTensors;  // tensor positions, largest first
     std::map<KernelPhase, PhaseTotals> phases;
     std::map<TensorKind, KindTotals> kinds;

@@ -62,6 +62,70 @@ void appendArray(std::string& out, const char* key, const std::vector<T>& items,
 
 // ---- reading ---------------------------------------------------------------------------------
 
+// nlohmann keeps one value when an object repeats a key, which would silently drop the other.
+// This parser callback follows the path being parsed so a repeated key is rejected with its
+// JSON pointer.
+class DuplicateKeyGuard {
+public:
+    explicit DuplicateKeyGuard(std::string file) : file_(std::move(file)) {}
+
+    bool operator()(int, nlohmann::json::parse_event_t event, ordered_json& parsed) {
+        using E = nlohmann::json::parse_event_t;
+        switch (event) {
+        case E::object_start: frames_.push_back({true, {}, 0}); break;
+        case E::array_start: frames_.push_back({false, {}, 0}); break;
+        case E::key: {
+            auto& keys = frames_.back().keys;
+            const auto& key = parsed.get_ref<const std::string&>();
+            for (const auto& seen : keys)
+                if (seen == key) {
+                    SourceLocation loc;
+                    loc.file = file_;
+                    loc.jsonPointer = pointerTo(key);
+                    throw ImportError(loc, fmt::format("field \"{}\" appears twice in one object; "
+                                                       "expected each field once", key));
+                }
+            keys.push_back(key);
+            break;
+        }
+        case E::object_end:
+        case E::array_end:
+            frames_.pop_back();
+            countElement();
+            break;
+        case E::value: countElement(); break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame {
+        bool object;
+        std::vector<std::string> keys;  // objects: keys so far, the last is the current one
+        size_t index;                   // arrays: elements so far
+    };
+
+    void countElement() {
+        if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    }
+
+    static std::string escaped(const std::string& token) {
+        std::string out;
+        for (char c : token) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+        return out;
+    }
+
+    std::string pointerTo(const std::string& key) const {
+        std::string out;
+        for (size_t i = 0; i + 1 < frames_.size(); ++i)
+            out += "/" + (frames_[i].object ? escaped(frames_[i].keys.back()) : std::to_string(frames_[i].index));
+        return out + "/" + escaped(key);
+    }
+
+    std::string file_;
+    std::vector<Frame> frames_;
+};
+
 class Reader {
 public:
     explicit Reader(std::string file) : file_(std::move(file)) {}
@@ -239,7 +303,7 @@ Profile parseNativeProfile(std::string_view text, const std::string& fileLabel) 
     if (text.empty()) throw ImportError(fileLabel, "file is empty; expected a spillway.profile/1 JSON document");
     ordered_json doc;
     try {
-        doc = ordered_json::parse(text.begin(), text.end());
+        doc = ordered_json::parse(text.begin(), text.end(), DuplicateKeyGuard(fileLabel));
     } catch (const nlohmann::json::parse_error& e) {
         auto loc = locateOffset(fileLabel, text, static_cast<std::int64_t>(e.byte) - 1);
         std::string what = e.what();

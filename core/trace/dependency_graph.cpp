@@ -7,22 +7,51 @@ namespace spillway {
 DependencyGraph DependencyGraph::derive(const Profile& profile) {
     const ProfileIndex index(profile);
     const size_t n = profile.kernels.size();
-    std::vector<std::vector<std::int32_t>> writers(profile.tensors.size());
-    std::vector<std::vector<std::int32_t>> readers(profile.tensors.size());
-    for (size_t k = 0; k < n; ++k) {
-        for (TensorId id : profile.kernels[k].outputs)
-            if (auto pos = index.tensorPos(id); pos >= 0) writers[pos].push_back(std::int32_t(k));
-        for (TensorId id : profile.kernels[k].inputs)
-            if (auto pos = index.tensorPos(id); pos >= 0) readers[pos].push_back(std::int32_t(k));
-    }
+    const size_t tensorCount = profile.tensors.size();
     DependencyGraph g;
     g.successors_.resize(n);
     g.predecessors_.resize(n);
-    for (size_t t = 0; t < profile.tensors.size(); ++t) {
-        if (profile.tensors[t].persistent) continue;
-        for (auto w : writers[t])
-            for (auto r : readers[t])
-                if (w != r) g.successors_[w].push_back(r);
+    auto edge = [&](std::int64_t from, size_t to) {
+        if (from >= 0 && static_cast<size_t>(from) != to) g.successors_[from].push_back(std::int32_t(to));
+    };
+
+    std::vector<std::int64_t> firstWriter(tensorCount, -1);
+    for (size_t k = 0; k < n; ++k)
+        for (TensorId id : profile.kernels[k].outputs)
+            if (auto pos = index.tensorPos(id); pos >= 0 && firstWriter[pos] < 0) firstWriter[pos] = std::int64_t(k);
+
+    // Walk the kernels in program order, tracking per tensor which write a read sees. A tensor
+    // written by several kernels (in-place ops, gradient accumulation, a reused buffer) has
+    // versions: a read depends on the latest earlier write, and a write must wait for the
+    // readers of the version it overwrites and for the write before it. Linking every writer
+    // to every reader instead reports false cycles (read at 1, rewritten at 3 after 1 -> 2 -> 3).
+    std::vector<std::int64_t> lastWriter(tensorCount, -1);
+    std::vector<std::vector<std::int32_t>> readersSinceWrite(tensorCount);
+    for (size_t k = 0; k < n; ++k) {
+        const auto& kernel = profile.kernels[k];
+        for (TensorId id : kernel.inputs) {
+            const auto pos = index.tensorPos(id);
+            if (pos < 0 || profile.tensors[pos].persistent) continue;
+            if (lastWriter[pos] >= 0) {
+                edge(lastWriter[pos], k);
+                readersSinceWrite[pos].push_back(std::int32_t(k));
+            } else {
+                // Read before any write (validateProfile reports it): the value can only come
+                // from the first writer, so keep that edge; if the profile's order contradicts
+                // the data flow both ways, findCycle() shows it.
+                edge(firstWriter[pos], k);
+            }
+        }
+        for (TensorId id : kernel.outputs) {
+            const auto pos = index.tensorPos(id);
+            if (pos < 0 || profile.tensors[pos].persistent) continue;
+            if (lastWriter[pos] >= 0) {
+                for (auto reader : readersSinceWrite[pos]) edge(reader, k);
+                edge(lastWriter[pos], k);
+            }
+            lastWriter[pos] = std::int64_t(k);
+            readersSinceWrite[pos].clear();
+        }
     }
     for (auto& s : g.successors_) {
         std::sort(s.begin(), s.end());
@@ -32,7 +61,6 @@ DependencyGraph DependencyGraph::derive(const Profile& profile) {
         for (auto s : g.successors_[k]) g.predecessors_[s].push_back(std::int32_t(k));
     return g;
 }
-
 std::vector<std::int32_t> DependencyGraph::findCycle() const {
     // Iterative depth-first search with colours; the grey stack is the current path.
     const size_t n = successors_.size();

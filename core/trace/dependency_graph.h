@@ -6,10 +6,14 @@
 
 namespace spillway {
 
-// Kernel-to-kernel dependencies derived from the tensors: an edge from every kernel that writes
-// a non-persistent tensor to every other kernel that reads it. Persistent tensors (weights) are
-// left out: their write in the optimizer feeds the next iteration, not this one. Nodes are
-// kernel positions in the profile, not ids. Reordering planners read this.
+// Kernel-to-kernel dependencies derived from the tensors, following program order: a kernel that
+// reads a non-persistent tensor depends on the latest earlier kernel that wrote it; a kernel that
+// writes it again depends on that earlier writer and on the kernels that read the version it
+// overwrites. A read before any write depends on the tensor's first writer (the only possible
+// source), so a profile whose order contradicts its data flow both ways shows up as a cycle.
+// Persistent tensors (weights) are left out: their write in the optimizer feeds the next
+// iteration, not this one. Nodes are kernel positions in the profile, not ids. Reordering
+// planners read this.
 class DependencyGraph {
 public:
     static DependencyGraph derive(const Profile& profile);
