@@ -34,6 +34,13 @@ nlohmann::ordered_json summaryJson(const Profile& p, const ProfileSummary& s) {
     } else {
         j["peak_kernel"] = nullptr;
     }
+    if (s.largestWorkingSetKernelPos >= 0) {
+        const auto& k = p.kernels[s.largestWorkingSetKernelPos];
+        j["largest_working_set"] = {{"bytes", s.largestWorkingSetBytes},
+                                    {"kernel", {{"position", s.largestWorkingSetKernelPos}, {"id", k.id}, {"name", k.name}}}};
+    } else {
+        j["largest_working_set"] = nullptr;
+    }
     auto largest = nlohmann::ordered_json::array();
     for (auto pos : s.largestTensors) {
         const auto& t = p.tensors[pos];
@@ -60,6 +67,11 @@ void printSummary(const Profile& p, const ProfileSummary& s) {
     if (s.peakKernelPos >= 0) {
         const auto& k = p.kernels[s.peakKernelPos];
         fmt::print("Peak        {} at kernel {} (id {}, {})\n", humanBytes(s.peakBytes), s.peakKernelPos, k.id, k.name);
+    }
+    if (s.largestWorkingSetKernelPos >= 0) {
+        const auto& k = p.kernels[s.largestWorkingSetKernelPos];
+        fmt::print("Working set {} at most, at kernel {} (id {}, {})\n", humanBytes(s.largestWorkingSetBytes),
+                   s.largestWorkingSetKernelPos, k.id, k.name);
     }
     fmt::print("Time        {} (sum of kernel times, everything resident)\n", humanTime(s.totalTime));
     fmt::print("\nPer phase:\n");

@@ -86,6 +86,9 @@ private slots:
         QCOMPARE(j["largest_tensors"].toArray().first().toObject()["name"].toString(), QString("b"));
         QCOMPARE(j["phases"].toObject()["backward"].toObject()["time_ns"].toInteger(), 3000);
         QCOMPARE(j["total_time_ns"].toInteger(), 6000);
+        // k1 reads a (4 KiB) and writes b (8 KiB): 12 KiB, more than k2 (b + w = 9 KiB).
+        QCOMPARE(j["largest_working_set"].toObject()["bytes"].toInteger(), 4096 + 8192);
+        QCOMPARE(j["largest_working_set"].toObject()["kernel"].toObject()["name"].toString(), QString("k1"));
     }
 
     void convertRoundTripsAndRefusesToOverwrite() {
