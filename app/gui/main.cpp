@@ -3,22 +3,54 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <cstdio>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Spillway");
     QApplication::setOrganizationName("Spillway");
     QApplication::setApplicationVersion(SPILLWAY_VERSION);
+    // Matches packaging/spillway.desktop, so desktops (Wayland in particular) find the icon.
+    QGuiApplication::setDesktopFileName("spillway");
     QApplication::setWindowIcon(QIcon(":/icons/spillway.svg"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Explore GPU memory use of deep-learning training profiles");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("profile", "Profile file or folder to open");
+    parser.addPositionalArgument("profile", "Profile file or G10 workload folder to open");
+    // A headless-friendly export for docs and scripts (run under xvfb-run): the real window,
+    // rendered by its own grab() once the profile is loaded.
+    const QCommandLineOption screenshot("screenshot", "Open the profile, save the window as a PNG and quit.", "png");
+    const QCommandLineOption size("size", "Window size for --screenshot (default 1280x800).", "WxH", "1280x800");
+    const QCommandLineOption tab("tab", "Tab to show: 0 overview, 1 kernels, 2 tensors.", "index", "0");
+    parser.addOptions({screenshot, size, tab});
     parser.process(app);
 
     spillway::app::MainWindow window;
+    const QString screenshotPath = parser.value(screenshot);
+    if (!screenshotPath.isEmpty()) {
+        if (parser.positionalArguments().isEmpty()) parser.showHelp(2);
+        const QStringList wh = parser.value(size).split('x');
+        if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+        window.setErrorDialogsEnabled(false);
+        QObject::connect(&window, &spillway::app::MainWindow::loadFailed, &app,
+                         [](const QString&, const QString& where, const QString& message) {
+                             std::fprintf(stderr, "error: %s: %s\n", qPrintable(where), qPrintable(message));
+                             QCoreApplication::exit(2);
+                         });
+        QObject::connect(&window, &spillway::app::MainWindow::profileLoaded, &app, [&] {
+            window.tabs()->setCurrentIndex(parser.value(tab).toInt());
+            // Let the tables and the chart lay out and paint once before grabbing.
+            QTimer::singleShot(300, &app, [&] {
+                QCoreApplication::exit(window.grab().save(screenshotPath, "PNG") ? 0 : 1);
+            });
+        });
+    }
     window.show();
     if (!parser.positionalArguments().isEmpty()) window.openProfile(parser.positionalArguments().first());
     return app.exec();

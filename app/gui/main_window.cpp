@@ -1,6 +1,370 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/g10_graph_prompt.h"
+#include "app/gui/open_dialog_filters.h"
+#include "app/gui/recent_files.h"
+#include "core/io/native_json.h"
+#include "core/io/profile_loader.h"
+#include "views/filtered_table_view.h"
+#include "views/format_units.h"
+#include "views/kernel_table_model.h"
+#include "views/profile_overview_widget.h"
+#include "views/tensor_table_model.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
 namespace spillway::app {
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) { setWindowTitle("Spillway"); }
-void MainWindow::openProfile(const QString&) {}
+
+namespace {
+
+std::filesystem::path toFsPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
+
+QString localPathOf(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls()) return {};
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile()) return url.toLocalFile();
+    return {};
+}
+
+// "tiny-mlp (tiny-mlp.profile.json)": the model when the profile names one, and the file.
+QString profileDisplayName(const views::ProfileViewData& data, const QString& path) {
+    const QString file = QFileInfo(path).fileName();
+    const QString model = QString::fromStdString(data.profile->metadata.model);
+    return model.isEmpty() || model == file ? file : QStringLiteral("%1 (%2)").arg(model, file);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName("MainWindow");
+    setAcceptDrops(true);
+    kernelModel_ = new views::KernelTableModel(this);
+    tensorModel_ = new views::TensorTableModel(this);
+    createActions();
+    createMenus();
+    createCentralArea();
+    createStatusBar();
+    updateTitleAndActions();
+    restoreWindowState();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    openAction_ = new QAction(QIcon::fromTheme("document-open"), tr("&Open…"), this);
+    openAction_->setShortcut(QKeySequence::Open);
+    openAction_->setStatusTip(tr("Open a profile file"));
+    connect(openAction_, &QAction::triggered, this, &MainWindow::chooseFile);
+
+    openFolderAction_ = new QAction(QIcon::fromTheme("folder-open"), tr("Open &Folder…"), this);
+    openFolderAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openFolderAction_->setStatusTip(tr("Open a G10 workload folder (kernels.config, tensors.config)"));
+    connect(openFolderAction_, &QAction::triggered, this, &MainWindow::chooseFolder);
+
+    saveAsAction_ = new QAction(QIcon::fromTheme("document-save-as"), tr("Save &As Native JSON…"), this);
+    saveAsAction_->setShortcut(QKeySequence::SaveAs);
+    saveAsAction_->setStatusTip(tr("Write the open profile as a spillway.profile/1 JSON file"));
+    connect(saveAsAction_, &QAction::triggered, this, &MainWindow::saveAs);
+
+    reloadAction_ = new QAction(QIcon::fromTheme("view-refresh"), tr("&Reload"), this);
+    reloadAction_->setShortcut(QKeySequence::Refresh);
+    connect(reloadAction_, &QAction::triggered, this, &MainWindow::reload);
+
+    closeAction_ = new QAction(QIcon::fromTheme("document-close"), tr("&Close"), this);
+    closeAction_->setShortcut(QKeySequence::Close);
+    connect(closeAction_, &QAction::triggered, this, &MainWindow::closeProfile);
+
+    quitAction_ = new QAction(QIcon::fromTheme("application-exit"), tr("&Quit"), this);
+    quitAction_->setShortcut(QKeySequence::Quit);
+    quitAction_->setMenuRole(QAction::QuitRole);
+    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(openAction_);
+    file->addAction(openFolderAction_);
+    recentMenu_ = file->addMenu(QIcon::fromTheme("document-open-recent"), tr("Open &Recent"));
+    recentMenu_->setObjectName("recentMenu");
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    file->addSeparator();
+    file->addAction(saveAsAction_);
+    file->addAction(reloadAction_);
+    file->addAction(closeAction_);
+    file->addSeparator();
+    file->addAction(quitAction_);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Supported Formats"), this, &MainWindow::showSupportedFormats);
+    help->addSeparator();
+    QAction* about = help->addAction(QIcon(":/icons/spillway.svg"), tr("&About Spillway"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::createCentralArea() {
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName("tabs");
+    tabs_->setDocumentMode(true);
+    overview_ = new views::ProfileOverviewWidget(tabs_);
+    kernelTable_ = new views::FilteredTableView(kernelModel_, tr("kernels"), tabs_);
+    kernelTable_->setObjectName("kernelTable");
+    tensorTable_ = new views::FilteredTableView(tensorModel_, tr("tensors"), tabs_);
+    tensorTable_->setObjectName("tensorTable");
+    tabs_->addTab(overview_, tr("Overview"));
+    tabs_->addTab(kernelTable_, tr("Kernels"));
+    tabs_->addTab(tensorTable_, tr("Tensors"));
+    setCentralWidget(tabs_);
+}
+
+void MainWindow::createStatusBar() {
+    statusSummary_ = new QLabel(this);
+    statusSummary_->setObjectName("statusSummary");
+    busyLabel_ = new QLabel(this);
+    busyBar_ = new QProgressBar(this);
+    busyBar_->setObjectName("busyIndicator");
+    busyBar_->setRange(0, 0);  // no steps to count: a busy indicator
+    busyBar_->setMaximumWidth(140);
+    busyBar_->setMaximumHeight(statusBar()->fontMetrics().height() + 4);
+    busyBar_->setTextVisible(false);
+    statusBar()->addWidget(busyLabel_);
+    statusBar()->addWidget(busyBar_);
+    statusBar()->addPermanentWidget(statusSummary_);
+    busyLabel_->hide();
+    busyBar_->hide();
+}
+
+void MainWindow::restoreWindowState() {
+    QSettings settings;
+    if (!restoreGeometry(settings.value("mainWindow/geometry").toByteArray())) resize(1200, 780);
+    restoreState(settings.value("mainWindow/state").toByteArray());
+    tabs_->setCurrentIndex(settings.value("mainWindow/tab", 0).toInt());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue("mainWindow/geometry", saveGeometry());
+    settings.setValue("mainWindow/state", saveState());
+    settings.setValue("mainWindow/tab", tabs_->currentIndex());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!localPathOf(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = localPathOf(event->mimeData());
+    if (path.isEmpty()) return;
+    event->acceptProposedAction();
+    openProfile(path);
+}
+
+// ---- opening -------------------------------------------------------------------------------
+
+void MainWindow::chooseFile() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Profile"),
+                                                      settings.value("lastOpenDir").toString(),
+                                                      profileOpenFilters().join(";;"));
+    if (path.isEmpty()) return;
+    settings.setValue("lastOpenDir", QFileInfo(path).absolutePath());
+    openProfile(path);
+}
+
+void MainWindow::chooseFolder() {
+    QSettings settings;
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open G10 Workload Folder"),
+                                                           settings.value("lastOpenDir").toString());
+    if (path.isEmpty()) return;
+    settings.setValue("lastOpenDir", path);
+    openProfile(path);
+}
+
+void MainWindow::openProfile(const QString& path) {
+    ImportOptions options;
+    std::string format;
+    try {
+        format = detectProfileFormat(toFsPath(path));
+    } catch (const std::exception&) {
+        // Undetectable: the worker meets the same error and reports it the usual way.
+    }
+    if (format == "g10-graph") {
+        auto asked = askG10GraphOptions(this, path);
+        if (!asked) return;
+        options = *asked;
+    }
+    openProfileWith(path, options);
+}
+
+void MainWindow::openProfileWith(const QString& path, const ImportOptions& options) {
+    const quint64 ticket = ++latestLoad_;
+    ++pendingLoads_;
+    updateBusyIndicator(path);
+    auto* watcher = new QFutureWatcher<ProfileLoadOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
+        watcher->deleteLater();
+        --pendingLoads_;
+        if (ticket == latestLoad_) finishLoad(watcher->result());
+        updateBusyIndicator({});
+    });
+    watcher->setFuture(QtConcurrent::run(loadProfileForViews, path, options));
+}
+
+void MainWindow::reload() {
+    if (!currentPath_.isEmpty()) openProfileWith(currentPath_, currentOptions_);
+}
+
+void MainWindow::finishLoad(const ProfileLoadOutcome& outcome) {
+    if (!outcome.ok()) {
+        reportLoadError(outcome);
+        return;
+    }
+    showProfile(outcome.data, outcome.path, outcome.options);
+    RecentFiles().add(outcome.path);
+    statusBar()->showMessage(tr("Opened %1 in %2")
+                                 .arg(QFileInfo(outcome.path).fileName(),
+                                      views::formatDuration(outcome.elapsedNs)),
+                             8000);
+    emit profileLoaded(outcome.path);
+}
+
+void MainWindow::showProfile(std::shared_ptr<const views::ProfileViewData> data, const QString& path,
+                             const ImportOptions& options) {
+    data_ = std::move(data);
+    currentPath_ = path;
+    currentOptions_ = options;
+    kernelModel_->setViewData(data_);
+    tensorModel_->setViewData(data_);
+    overview_->setViewData(data_);
+    updateTitleAndActions();
+}
+
+void MainWindow::closeProfile() {
+    showProfile(nullptr, {}, {});
+    statusBar()->clearMessage();
+}
+
+void MainWindow::reportLoadError(const ProfileLoadOutcome& outcome) {
+    statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(outcome.path).fileName()), 8000);
+    emit loadFailed(outcome.path, outcome.errorWhere, outcome.errorMessage);
+    if (!errorDialogs_) return;
+    // Window-modal and open() rather than exec(): the event loop (and a running load) go on.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open profile"),
+                                tr("Spillway could not open\n%1").arg(outcome.path), QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(tr("Where: %1\nProblem: %2%3")
+                                .arg(outcome.errorWhere, outcome.errorMessage,
+                                     data_ ? tr("\n\nThe profile that was open stays open.") : QString()));
+    box->open();
+}
+
+void MainWindow::updateBusyIndicator(const QString& path) {
+    const bool busy = pendingLoads_ > 0;
+    if (busy && !path.isEmpty()) busyLabel_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    busyLabel_->setVisible(busy);
+    busyBar_->setVisible(busy);
+}
+
+void MainWindow::updateTitleAndActions() {
+    const bool open = data_ != nullptr;
+    saveAsAction_->setEnabled(open);
+    reloadAction_->setEnabled(open);
+    closeAction_->setEnabled(open);
+    if (!open) {
+        setWindowTitle(tr("Spillway"));
+        statusSummary_->clear();
+        tabs_->setTabText(1, tr("Kernels"));
+        tabs_->setTabText(2, tr("Tensors"));
+        return;
+    }
+    setWindowTitle(tr("%1 — Spillway").arg(profileDisplayName(*data_, currentPath_)));
+    const auto& s = data_->summary;
+    tabs_->setTabText(1, tr("Kernels (%1)").arg(s.kernelCount));
+    tabs_->setTabText(2, tr("Tensors (%1)").arg(s.tensorCount));
+    statusSummary_->setText(tr("%1 kernels · %2 tensors · footprint %3 · peak %4")
+                                .arg(s.kernelCount)
+                                .arg(s.tensorCount)
+                                .arg(views::formatBytes(s.footprintBytes), views::formatBytes(s.peakBytes)));
+}
+
+// ---- other File and Help actions -------------------------------------------------------------
+
+void MainWindow::fillRecentMenu() {
+    recentMenu_->clear();
+    const QStringList paths = RecentFiles().paths();
+    for (const QString& path : paths) {
+        QAction* action = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openProfile(path); });
+        action->setToolTip(path);
+        action->setStatusTip(path);
+    }
+    if (paths.isEmpty()) {
+        recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+        return;
+    }
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear List"), this, [] { RecentFiles().clear(); });
+}
+
+void MainWindow::saveAs() {
+    if (!data_) return;
+    const QFileInfo source(currentPath_);
+    QString suggested = QString::fromStdString(data_->profile->metadata.model);
+    if (suggested.isEmpty()) suggested = source.completeBaseName();
+    const QString dir = source.isDir() ? source.absoluteFilePath() : source.absolutePath();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save As Native JSON"),
+                                                      dir + "/" + suggested + ".profile.json",
+                                                      tr("Spillway profile (*.profile.json *.json)"));
+    if (path.isEmpty()) return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QString error;
+    try {
+        saveNativeProfile(*data_->profile, toFsPath(path));
+    } catch (const std::exception& e) {
+        error = QString::fromLocal8Bit(e.what());
+    }
+    QApplication::restoreOverrideCursor();
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Could not save profile"), tr("Spillway could not write\n%1\n\n%2").arg(path, error));
+        return;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About Spillway"),
+        tr("<h3>Spillway %1</h3>"
+           "<p>Explore how a deep-learning training iteration uses GPU memory when the memory is "
+           "too small: replay captured profiles, compare memory policies and export plans.</p>"
+           "<p>Copyright © the Spillway developers.<br>Spillway is free software, released under the "
+           "<a href='https://www.gnu.org/licenses/gpl-3.0.html'>GNU General Public License, version 3 "
+           "or (at your option) any later version</a> (GPL-3.0-or-later). It comes with absolutely "
+           "no warranty.</p><p>Built with Qt %2.</p>")
+            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::showSupportedFormats() {
+    QMessageBox box(QMessageBox::Information, tr("Supported Formats"), supportedFormatsHtml(), QMessageBox::Ok, this);
+    box.setTextFormat(Qt::RichText);
+    box.exec();
+}
+
 }  // namespace spillway::app

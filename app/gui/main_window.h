@@ -1,14 +1,111 @@
 #pragma once
+// The desktop app's main window: File menu (open a profile file or G10 folder, recent files,
+// save as native JSON), and the Overview / Kernels / Tensors tabs over one immutable
+// ProfileViewData. Profiles load on a worker thread; the window stays responsive and keeps the
+// previous profile when a load fails.
+#include "app/gui/profile_load_job.h"
+#include "views/profile_view_data.h"
+
 #include <QMainWindow>
+
+#include <memory>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+
+namespace spillway::views {
+class FilteredTableView;
+class KernelTableModel;
+class ProfileOverviewWidget;
+class TensorTableModel;
+}  // namespace spillway::views
 
 namespace spillway::app {
 
-// Placeholder main window; the real one (tables of kernels and tensors) replaces it.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a file or folder; asks for what the format needs (a G10 graph's batch size) first.
     void openProfile(const QString& path);
+    // Opens with these options, asking nothing (tests, Reload, the command line).
+    void openProfileWith(const QString& path, const ImportOptions& options);
+
+    bool isLoading() const { return pendingLoads_ > 0; }
+    const std::shared_ptr<const views::ProfileViewData>& viewData() const { return data_; }
+    QString currentPath() const { return currentPath_; }
+
+    // Load errors always emit loadFailed; with dialogs enabled (the default) they also show a
+    // non-blocking message box. Tests turn the boxes off and watch the signal.
+    void setErrorDialogsEnabled(bool enabled) { errorDialogs_ = enabled; }
+
+    views::ProfileOverviewWidget* overview() const { return overview_; }
+    views::FilteredTableView* kernelTable() const { return kernelTable_; }
+    views::FilteredTableView* tensorTable() const { return tensorTable_; }
+    QTabWidget* tabs() const { return tabs_; }
+
+signals:
+    void profileLoaded(const QString& path);
+    // `where` is the file and the place in it; `message` says what was expected there.
+    void loadFailed(const QString& path, const QString& where, const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createCentralArea();
+    void createStatusBar();
+    void restoreWindowState();
+
+    void chooseFile();
+    void chooseFolder();
+    void saveAs();
+    void closeProfile();
+    void reload();
+    void fillRecentMenu();
+    void showAbout();
+    void showSupportedFormats();
+
+    void finishLoad(const ProfileLoadOutcome& outcome);
+    void showProfile(std::shared_ptr<const views::ProfileViewData> data, const QString& path,
+                     const ImportOptions& options);
+    void reportLoadError(const ProfileLoadOutcome& outcome);
+    void updateBusyIndicator(const QString& path);
+    void updateTitleAndActions();
+
+    std::shared_ptr<const views::ProfileViewData> data_;
+    QString currentPath_;
+    ImportOptions currentOptions_;
+    quint64 latestLoad_ = 0;  // a load that finishes after a newer one started is dropped
+    int pendingLoads_ = 0;
+    bool errorDialogs_ = true;
+
+    views::KernelTableModel* kernelModel_;
+    views::TensorTableModel* tensorModel_;
+    views::ProfileOverviewWidget* overview_ = nullptr;
+    views::FilteredTableView* kernelTable_ = nullptr;
+    views::FilteredTableView* tensorTable_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QLabel* statusSummary_ = nullptr;
+    QLabel* busyLabel_ = nullptr;
+    QProgressBar* busyBar_ = nullptr;
+
+    QAction* openAction_ = nullptr;
+    QAction* openFolderAction_ = nullptr;
+    QAction* saveAsAction_ = nullptr;
+    QAction* reloadAction_ = nullptr;
+    QAction* closeAction_ = nullptr;
+    QAction* quitAction_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
 };
 
 }  // namespace spillway::app

@@ -1,0 +1,28 @@
+#pragma once
+// The work behind File ▸ Open, run on a worker thread: read the profile with the core loader and
+// derive everything the views show. The outcome is a value (data or error, never both) handed
+// to the GUI thread; nothing is shared while the job runs.
+#include "core/io/import_options.h"
+#include "views/profile_view_data.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace spillway::app {
+
+struct ProfileLoadOutcome {
+    QString path;
+    ImportOptions options;
+    std::shared_ptr<const views::ProfileViewData> data;  // null on failure
+    QString errorWhere;    // "file:12:5", "file: /kernels/3/phase" ...
+    QString errorMessage;  // what was expected there
+    qint64 elapsedNs = 0;  // wall time of the load and the derived data
+
+    bool ok() const { return data != nullptr; }
+};
+
+// Never throws: every failure (ImportError, out of memory, anything else) becomes an error outcome.
+ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options);
+
+}  // namespace spillway::app
