@@ -1,0 +1,17 @@
+#include "core/plan/plan.h"
+
+namespace spillway {
+
+std::string_view toString(DirectiveKind kind) {
+    switch (kind) {
+        case DirectiveKind::Prefetch: return "prefetch";
+        case DirectiveKind::PreEvict: return "pre-evict";
+        case DirectiveKind::Discard: return "discard";
+        case DirectiveKind::DiscardLazy: return "discard-lazy";
+        case DirectiveKind::Free: return "free";
+        case DirectiveKind::Recompute: return "recompute";
+    }
+    return "?";
+}
+
+}  // namespace spillway

@@ -1,0 +1,43 @@
+#pragma once
+// A plan is what a user deploys: the kernel order, optional arena offsets, and directives tied
+// to a kernel position and a tensor. Planners (core/policy) make plans; the simulator
+// (core/sim) and the CUDA runtime replay them.
+#include "core/sim/hardware.h"
+#include "core/trace/profile.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace spillway {
+
+enum class DirectiveKind {
+    Prefetch,     // start moving the tensor to the GPU (asynchronous, on the link queue)
+    PreEvict,     // start moving it out of the GPU to `target` (Host or Ssd), asynchronously
+    Discard,      // UVM Discard, eager: contents dead; unmap now (cost), reclaim without
+                  // write-back; a later use refaults with zero-fill, not a copy
+    DiscardLazy,  // UVM Discard, lazy: mark dead; reclaimed only under pressure, without
+                  // write-back; a later use needs a prefetch (zero-fill) first
+    Free,         // the tensor is dead until the next iteration's first write: release it
+    Recompute,    // drop it now; rebuild it before its next use by re-running its producer
+};
+std::string_view toString(DirectiveKind kind);
+
+struct Directive {
+    std::int64_t kernelPos = 0;  // issued just before the kernel at this position starts
+    DirectiveKind kind = DirectiveKind::Prefetch;
+    TensorId tensor = 0;
+    Tier target = Tier::Gpu;     // PreEvict: Host or Ssd; Prefetch: Gpu
+    bool operator==(const Directive&) const = default;
+};
+
+struct Plan {
+    std::string policy;             // planner that made it, e.g. "g10", "most+discard"
+    std::vector<std::int64_t> order;  // kernel positions in run order; empty = program order
+    std::vector<Directive> directives;  // sorted by kernelPos, stable
+    std::map<std::string, std::string> notes;
+    bool operator==(const Plan&) const = default;
+};
+
+}  // namespace spillway

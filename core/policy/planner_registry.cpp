@@ -1,0 +1,74 @@
+#include "core/policy/planner.h"
+
+#include "core/policy/planners.h"
+
+#include <stdexcept>
+
+namespace spillway {
+
+const std::vector<PlannerInfo>& planners() {
+    static const std::vector<PlannerInfo> list{
+        {"uvm", "UVM demand paging with LRU eviction; no directives", planUvm},
+        {"deepum", "DeepUM: correlation prefetching from kernel-to-kernel access history", planDeepUm},
+        {"deepum-lookahead", "DeepUM as G10 models it: prefetch the tensors of the kernel 8 ahead",
+         planDeepUmLookahead},
+        {"flashneuron", "FlashNeuron: offload forward activations to SSD, prefetch in backward",
+         planFlashNeuron},
+        {"g10", "G10: pre-evict in inactive intervals that fit the transfer, prefetch early", planG10},
+        {"most", "MOST: pre-evict by benefit size x interval, weighing oversubscription stall "
+                 "against prefetch delay",
+         planMost},
+    };
+    return list;
+}
+
+const std::vector<PlanModifierInfo>& planModifiers() {
+    static const std::vector<PlanModifierInfo> list{
+        {"discard", "UVM Discard (eager): discard dead tensors after their last use", applyDiscard},
+        {"discard-lazy", "UVM Discard (lazy): mark dead tensors; reclaimed under pressure, "
+                         "prefetch before reuse",
+         applyDiscardLazy},
+    };
+    return list;
+}
+
+Plan makePlan(std::string_view policy, const Profile& profile, const HardwareConfig& hardware) {
+    auto knownPlanners = [] {
+        std::string s;
+        for (const auto& p : planners()) s += (s.empty() ? "" : ", ") + p.id;
+        return s;
+    };
+    auto knownModifiers = [] {
+        std::string s;
+        for (const auto& m : planModifiers()) s += (s.empty() ? "" : ", ") + m.id;
+        return s;
+    };
+    std::vector<std::string_view> parts;
+    size_t begin = 0;
+    while (true) {
+        const auto plus = policy.find('+', begin);
+        parts.push_back(policy.substr(begin, plus == std::string_view::npos ? plus : plus - begin));
+        if (plus == std::string_view::npos) break;
+        begin = plus + 1;
+    }
+    const PlannerInfo* base = nullptr;
+    for (const auto& p : planners())
+        if (p.id == parts.front()) base = &p;
+    if (!base)
+        throw std::invalid_argument("unknown policy \"" + std::string(parts.front()) +
+                                    "\"; known policies: " + knownPlanners());
+    Plan plan = base->plan(profile, hardware);
+    plan.policy = std::string(policy);
+    for (size_t i = 1; i < parts.size(); ++i) {
+        const PlanModifierInfo* mod = nullptr;
+        for (const auto& m : planModifiers())
+            if (m.id == parts[i]) mod = &m;
+        if (!mod)
+            throw std::invalid_argument("unknown policy modifier \"" + std::string(parts[i]) +
+                                        "\"; known modifiers: " + knownModifiers());
+        mod->apply(profile, hardware, plan);
+    }
+    return plan;
+}
+
+}  // namespace spillway

@@ -1,0 +1,75 @@
+#pragma once
+// What a simulation tells: per kernel where its window went, traffic per link and direction,
+// resident bytes per tier over time, and per tensor where it lived. Immutable once made; the
+// app hands it to the views as is.
+#include "core/sim/hardware.h"
+#include "core/trace/units.h"
+
+#include <string>
+#include <vector>
+
+namespace spillway {
+
+// Every nanosecond of [start, end) is exactly one of compute, faultStall, oversubStall or
+// latePrefetchStall: compute + faultStall + oversubStall + latePrefetchStall == end - start.
+// `overlap` is transfer time that ran beside the kernel (hidden), reported, not part of the sum.
+struct KernelTiming {
+    Nanoseconds start = 0;
+    Nanoseconds end = 0;
+    Nanoseconds compute = 0;
+    Nanoseconds faultStall = 0;         // waiting for demand-paged data (UVM faults)
+    Nanoseconds oversubStall = 0;       // evicting on the critical path because the GPU was full
+    Nanoseconds latePrefetchStall = 0;  // waiting for a prefetch that was issued but not done
+    Nanoseconds overlap = 0;
+    Bytes faultedBytes = 0;
+    bool operator==(const KernelTiming&) const = default;
+};
+
+enum class LinkId { HostToGpu, GpuToHost, SsdToGpu, GpuToSsd, SsdToHost, HostToSsd, NvLink };
+inline constexpr int kLinkCount = 7;
+std::string_view toString(LinkId link);
+
+struct ResidencySample {
+    Nanoseconds time = 0;
+    Bytes gpu = 0;
+    Bytes host = 0;
+    Bytes ssd = 0;
+    Bytes inFlight = 0;
+    bool operator==(const ResidencySample&) const = default;
+};
+
+enum class Residence { Gpu, Host, Ssd, InFlight, Absent };
+
+struct ResidencyInterval {
+    Nanoseconds start = 0;
+    Nanoseconds end = 0;
+    Residence where = Residence::Absent;
+    bool operator==(const ResidencyInterval&) const = default;
+};
+
+struct StallTotals {
+    Nanoseconds compute = 0;
+    Nanoseconds faultStall = 0;
+    Nanoseconds oversubStall = 0;
+    Nanoseconds latePrefetchStall = 0;
+    Nanoseconds overlap = 0;
+    bool operator==(const StallTotals&) const = default;
+};
+
+struct SimulationResult {
+    std::string policy;
+    std::string hardware;
+    Nanoseconds iterationTime = 0;           // the reported (last) iteration
+    Nanoseconds idealTime = 0;               // sum of kernel durations
+    StallTotals totals;                      // over the reported iteration
+    std::vector<KernelTiming> kernels;       // the reported iteration, in run order
+    Bytes traffic[kLinkCount] = {};          // bytes moved per link and direction (reported iteration)
+    Bytes discardSavedBytes = 0;             // write-backs and copies UVM Discard avoided
+    std::int64_t faultBatches = 0;
+    std::vector<ResidencySample> residency;  // over the reported iteration, at every change
+    std::vector<std::vector<ResidencyInterval>> tensorResidency;  // parallel to Profile::tensors
+    Bytes peakGpuBytes = 0;
+    bool operator==(const SimulationResult&) const = default;
+};
+
+}  // namespace spillway
