@@ -10,6 +10,9 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    // The resources live in the static spillway_app library; without this the linker may drop
+    // them and the window icon would be missing.
+    Q_INIT_RESOURCE(spillway);
     QApplication app(argc, argv);
     QApplication::setApplicationName("Spillway");
     QApplication::setOrganizationName("Spillway");
