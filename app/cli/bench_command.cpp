@@ -1,9 +1,12 @@
 // `spillway-cli bench`: times importing a G10 workload and converting it to the native format,
 // each against a baseline measured in the same process (reading the same input bytes), so the
-// ratios stay meaningful on a busy or different machine.
+// ratios stay meaningful on a busy or different machine; then the simulator: every policy on
+// BERT batch 256 and ViT batch 1280 (sim_bench.cpp), against importing the same workload.
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
+#include "app/cli/hardware_args.h"
+#include "app/cli/sim_bench.h"
 
 #include "core/io/file_text.h"
 #include "core/io/native_json.h"
@@ -40,71 +43,104 @@ Timing measure(int repeat, F&& body) {
     return {ms[ms.size() / 2], ms.front()};
 }
 
+// Import and conversion against reading the same bytes; adds its fields to `out` (--json).
+template <typename State>
+int importBench(const State& state, nlohmann::ordered_json& out) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    if (fs::is_directory(state.workload)) {
+        for (const auto& e : fs::directory_iterator(state.workload))
+            if (e.is_regular_file()) files.push_back(e.path());
+    } else {
+        files.push_back(state.workload);
+    }
+    std::size_t sink = 0;
+    const auto baseline = measure(state.repeat, [&] {
+        for (const auto& f : files) {
+            const auto text = readFileText(f);
+            sink += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+        }
+    });
+    Profile profile;
+    const auto import = measure(state.repeat, [&] { profile = loadProfile(state.workload); });
+    std::string json;
+    const auto convert = measure(state.repeat, [&] { json = writeNativeProfile(profile); });
+    const auto tmp = fs::temp_directory_path() / fmt::format("spillway-bench-{}.json", ::getpid());
+    const auto save = measure(state.repeat, [&] { saveNativeProfile(profile, tmp); });
+    Profile back;
+    const auto reread = measure(state.repeat, [&] { back = readNativeProfile(tmp); });
+    fs::remove(tmp);
+    if (!(back == profile)) throw std::runtime_error("bench: native round trip changed the profile");
+    auto row = [&](const char* name, const Timing& t) {
+        return nlohmann::ordered_json{{"step", name}, {"median_ms", t.medianMs}, {"min_ms", t.minMs},
+                                      {"ratio_to_baseline", t.medianMs / std::max(baseline.medianMs, 1e-6)}};
+    };
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array(
+        {row("baseline: read input bytes", baseline), row("import", import),
+         row("convert to JSON (in memory)", convert), row("convert and save JSON", save),
+         row("read native JSON", reread)});
+    if (state.json) {
+        nlohmann::ordered_json j{{"workload", state.workload}, {"kernels", profile.kernels.size()},
+                                 {"tensors", profile.tensors.size()}, {"json_bytes", json.size()},
+                                 {"repeat", state.repeat}, {"results", rows}};
+        out.update(j);
+    } else {
+        fmt::print("workload {} ({} kernels, {} tensors, {} of JSON), {} runs each\n",
+                   state.workload, profile.kernels.size(), profile.tensors.size(),
+                   humanBytes(static_cast<std::int64_t>(json.size())), state.repeat);
+        for (const auto& r : rows)
+            fmt::print("  {:<30} median {:8.2f} ms  min {:8.2f} ms  x{:.1f} baseline\n",
+                       r["step"].get<std::string>(), r["median_ms"].get<double>(),
+                       r["min_ms"].get<double>(), r["ratio_to_baseline"].get<double>());
+    }
+    return sink == static_cast<std::size_t>(-1) ? kExitBadInput : kExitOk;
+}
+
 }  // namespace
 
 CommandAction addBenchCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("bench", "Measure import and conversion speed on a real G10 "
-                                            "workload (default: BERT batch 256, 1,369 kernels)");
+                                            "workload (default: BERT batch 256, 1,369 kernels), then "
+                                            "plan + simulate time and peak memory of every policy");
     struct State {
         std::string workload = std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/BERT_Base_256";
         int repeat = 20;
         bool json = false;
+        std::vector<std::string> simWorkloads{std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/BERT_Base_256",
+                                              std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/VIT_1280"};
+        std::vector<std::string> policies;
+        HardwareArgs hardware;
+        int simRepeat = 5;
+        bool skipImport = false;
+        bool skipSim = false;
     };
     auto state = std::make_shared<State>();
     cmd->add_option("--workload", state->workload, "Profile path to benchmark (any format)")->capture_default_str();
     cmd->add_option("--repeat", state->repeat, "Runs per measurement (median reported)")
         ->check(CLI::Range(1, 10000))->capture_default_str();
     cmd->add_flag("--json", state->json, "Print results as JSON");
+    cmd->add_option("--sim-workload", state->simWorkloads, "Profiles for the simulator benchmark (repeatable)")
+        ->allow_extra_args(false)->capture_default_str();
+    cmd->add_option("--policies", state->policies, "Policies to benchmark (default: every planner)")
+        ->delimiter(',')->allow_extra_args(false);
+    addHardwareArgs(*cmd, state->hardware);
+    cmd->add_option("--sim-repeat", state->simRepeat, "Runs per policy in the simulator benchmark (median reported)")
+        ->check(CLI::Range(1, 10000))->capture_default_str();
+    cmd->add_flag("--skip-import", state->skipImport, "Only the simulator benchmark");
+    cmd->add_flag("--skip-sim", state->skipSim, "Only the import benchmark");
     return [state]() {
         return runReportingErrors(state->json, [&]() {
-            namespace fs = std::filesystem;
-            std::vector<fs::path> files;
-            if (fs::is_directory(state->workload)) {
-                for (const auto& e : fs::directory_iterator(state->workload))
-                    if (e.is_regular_file()) files.push_back(e.path());
-            } else {
-                files.push_back(state->workload);
+            nlohmann::ordered_json all;
+            int code = kExitOk;
+            if (!state->skipImport) code = importBench(*state, all);
+            if (!state->skipSim) {
+                SimBenchOptions o{state->simWorkloads, state->policies, state->hardware.hw, state->hardware.sets,
+                                  state->simRepeat};
+                all["simulator"] = runSimulatorBench(o);
+                if (!state->json) printSimulatorBench(all["simulator"]);
             }
-            std::size_t sink = 0;
-            const auto baseline = measure(state->repeat, [&] {
-                for (const auto& f : files) {
-                    const auto text = readFileText(f);
-                    sink += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-                }
-            });
-            Profile profile;
-            const auto import = measure(state->repeat, [&] { profile = loadProfile(state->workload); });
-            std::string json;
-            const auto convert = measure(state->repeat, [&] { json = writeNativeProfile(profile); });
-            const auto tmp = fs::temp_directory_path() / fmt::format("spillway-bench-{}.json", ::getpid());
-            const auto save = measure(state->repeat, [&] { saveNativeProfile(profile, tmp); });
-            Profile back;
-            const auto reread = measure(state->repeat, [&] { back = readNativeProfile(tmp); });
-            fs::remove(tmp);
-            if (!(back == profile)) throw std::runtime_error("bench: native round trip changed the profile");
-            auto row = [&](const char* name, const Timing& t) {
-                return nlohmann::ordered_json{{"step", name}, {"median_ms", t.medianMs}, {"min_ms", t.minMs},
-                                              {"ratio_to_baseline", t.medianMs / std::max(baseline.medianMs, 1e-6)}};
-            };
-            nlohmann::ordered_json rows = nlohmann::ordered_json::array(
-                {row("baseline: read input bytes", baseline), row("import", import),
-                 row("convert to JSON (in memory)", convert), row("convert and save JSON", save),
-                 row("read native JSON", reread)});
-            if (state->json) {
-                nlohmann::ordered_json j{{"workload", state->workload}, {"kernels", profile.kernels.size()},
-                                         {"tensors", profile.tensors.size()}, {"json_bytes", json.size()},
-                                         {"repeat", state->repeat}, {"results", rows}};
-                std::cout << j.dump(2) << "\n";
-            } else {
-                fmt::print("workload {} ({} kernels, {} tensors, {} of JSON), {} runs each\n",
-                           state->workload, profile.kernels.size(), profile.tensors.size(),
-                           humanBytes(static_cast<std::int64_t>(json.size())), state->repeat);
-                for (const auto& r : rows)
-                    fmt::print("  {:<30} median {:8.2f} ms  min {:8.2f} ms  x{:.1f} baseline\n",
-                               r["step"].get<std::string>(), r["median_ms"].get<double>(),
-                               r["min_ms"].get<double>(), r["ratio_to_baseline"].get<double>());
-            }
-            return sink == static_cast<std::size_t>(-1) ? kExitBadInput : kExitOk;
+            if (state->json) std::cout << all.dump(2) << "\n";
+            return code;
         });
     };
 }

@@ -14,5 +14,8 @@ CommandAction addConvertCommand(CLI::App& app);
 CommandAction addValidateCommand(CLI::App& app);
 CommandAction addFormatsCommand(CLI::App& app);
 CommandAction addBenchCommand(CLI::App& app);
+CommandAction addSimulateCommand(CLI::App& app);
+CommandAction addCompareCommand(CLI::App& app);
+CommandAction addPresetsCommand(CLI::App& app);
 
 }  // namespace spillway::cli

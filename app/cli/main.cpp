@@ -9,8 +9,8 @@
 
 int main(int argc, char** argv) {
     using namespace spillway::cli;
-    CLI::App app{"spillway-cli: inspect, convert and validate GPU memory profiles of deep-learning "
-                 "training (Spillway " SPILLWAY_VERSION ")"};
+    CLI::App app{"spillway-cli: inspect, convert, validate and simulate GPU memory profiles of "
+                 "deep-learning training (Spillway " SPILLWAY_VERSION ")"};
     app.set_version_flag("--version", std::string(SPILLWAY_VERSION));
     app.require_subcommand(1);
     std::vector<std::pair<CLI::App*, CommandAction>> commands;
@@ -23,6 +23,9 @@ int main(int argc, char** argv) {
     add(addValidateCommand);
     add(addFormatsCommand);
     add(addBenchCommand);
+    add(addSimulateCommand);
+    add(addCompareCommand);
+    add(addPresetsCommand);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

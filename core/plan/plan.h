@@ -29,6 +29,10 @@ struct Directive {
     DirectiveKind kind = DirectiveKind::Prefetch;
     TensorId tensor = 0;
     Tier target = Tier::Gpu;     // PreEvict: Host or Ssd; Prefetch: Gpu
+    // Prefetch only, a hint for eviction: spare the tensor until the kernel at this position
+    // has run (DeepUM's pre-eviction spares what its prefetcher predicted). Counted forward from
+    // kernelPos: a value below kernelPos lies in the next iteration. -1 = no hint.
+    std::int64_t keepUntil = -1;
     bool operator==(const Directive&) const = default;
 };
 

@@ -1,11 +1,51 @@
+// FlashNeuron (Bae et al., FAST'21) as G10 models it (scheduling_offload_flashneuron): forward
+// activations that backward needs are offloaded to the SSD after their last forward use, in
+// forward order, until what stays fits beside the weights and the largest kernel working set;
+// backward brings them back, each just in time for its first backward use, the reads
+// serialised on the SSD->GPU queue in use order (G10 fetches on demand instead).
+// flashneuron-hidden keeps only the offloads the SSD finishes writing during the forward pass,
+// so offloading never delays compute and UVM paging covers what does not fit.
+// Times are the profile's kernel durations (everything resident), as G10's planner uses.
+#include "core/policy/flashneuron_schedule.h"
 #include "core/policy/planners.h"
 
-#include <stdexcept>
+#include <algorithm>
+#include <string>
 
 namespace spillway {
 
-Plan planFlashNeuron(const Profile&, const HardwareConfig&) {
-    throw std::runtime_error("the flashneuron planner is not implemented yet");
+namespace {
+
+Plan planFromSchedule(const Profile& profile, const FlashNeuronSchedule& schedule, const char* policy) {
+    Plan plan;
+    plan.policy = policy;
+    for (const auto& o : schedule.offloads) {
+        const auto id = profile.tensors[static_cast<size_t>(o.tensorPos)].id;
+        plan.directives.push_back({o.evictAt, DirectiveKind::PreEvict, id, schedule.target});
+        plan.directives.push_back({o.prefetchAt, DirectiveKind::Prefetch, id, Tier::Gpu});
+    }
+    std::stable_sort(plan.directives.begin(), plan.directives.end(),
+                     [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
+    plan.notes["offload_target"] = std::string(toString(schedule.target));
+    plan.notes["offloaded_tensors"] = std::to_string(schedule.offloads.size());
+    plan.notes["offloaded_bytes"] = std::to_string(schedule.offloadedBytes);
+    plan.notes["candidate_bytes"] = std::to_string(schedule.candidateBytes);
+    plan.notes["memory_for_activations"] = std::to_string(schedule.memoryForActivations);
+    plan.notes["skipped_for_bandwidth"] = std::to_string(schedule.skippedForBandwidth);
+    plan.notes["writes_past_forward_ns"] = std::to_string(schedule.writesPastForward);
+    plan.notes["fits"] = schedule.fits ? "yes" : "no";
+    return plan;
+}
+
+}  // namespace
+
+Plan planFlashNeuron(const Profile& profile, const HardwareConfig& hardware) {
+    return planFromSchedule(profile, scheduleFlashNeuron(profile, hardware), "flashneuron");
+}
+
+Plan planFlashNeuronHidden(const Profile& profile, const HardwareConfig& hardware) {
+    return planFromSchedule(profile, scheduleFlashNeuron(profile, hardware, {.onlyWhatForwardHides = true}),
+                            "flashneuron-hidden");
 }
 
 }  // namespace spillway

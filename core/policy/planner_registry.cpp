@@ -14,6 +14,8 @@ const std::vector<PlannerInfo>& planners() {
          planDeepUmLookahead},
         {"flashneuron", "FlashNeuron: offload forward activations to SSD, prefetch in backward",
          planFlashNeuron},
+        {"flashneuron-hidden", "FlashNeuron offloading only what the SSD writes during forward",
+         planFlashNeuronHidden},
         {"g10", "G10: pre-evict in inactive intervals that fit the transfer, prefetch early", planG10},
         {"most", "MOST: pre-evict by benefit size x interval, weighing oversubscription stall "
                  "against prefetch delay",

@@ -10,6 +10,7 @@ Plan planUvm(const Profile& profile, const HardwareConfig& hardware);           
 Plan planDeepUm(const Profile& profile, const HardwareConfig& hardware);           // deepum_planner.cpp
 Plan planDeepUmLookahead(const Profile& profile, const HardwareConfig& hardware);  // deepum_lookahead_planner.cpp
 Plan planFlashNeuron(const Profile& profile, const HardwareConfig& hardware);      // flashneuron_planner.cpp
+Plan planFlashNeuronHidden(const Profile& profile, const HardwareConfig& hardware);  // flashneuron_planner.cpp
 Plan planG10(const Profile& profile, const HardwareConfig& hardware);              // g10_planner.cpp
 Plan planMost(const Profile& profile, const HardwareConfig& hardware);             // most_planner.cpp
 

@@ -56,6 +56,10 @@ struct HardwareConfig {
     // (G10: 0.000000814 us per byte = 814 fs/B).
     std::int64_t allocFemtosecondsPerByte = 0;
     FaultModel faultModel = FaultModel::Analytic;
+    // UVM Discard (eager): unmapping a GPU-resident 2 MiB block (PTE clear + TLB invalidation,
+    // acknowledged by the GPU) costs this much on the critical path of the next kernel.
+    // The lazy variant only flips a software dirty bit and is charged nothing.
+    Nanoseconds discardUnmapPerBlock = 10'000;
 
     // Where persistent tensors (weights) are at the start of the first simulated iteration.
     Tier weightsStartOn = Tier::Host;

@@ -69,6 +69,17 @@ struct SimulationResult {
     std::vector<ResidencySample> residency;  // over the reported iteration, at every change
     std::vector<std::vector<ResidencyInterval>> tensorResidency;  // parallel to Profile::tensors
     Bytes peakGpuBytes = 0;
+    // Conservation over the reported iteration, block by block (workspace excluded: it lives
+    // inside one kernel): gpuBytesAtStart + gpuBytesIn - gpuBytesOut == gpuBytesAtEnd.
+    Bytes gpuBytesAtStart = 0;
+    Bytes gpuBytesAtEnd = 0;
+    Bytes gpuBytesIn = 0;                    // copied in or zero-filled onto the GPU
+    Bytes gpuBytesOut = 0;                   // copied out or dropped (discard, free, recompute)
+    Bytes zeroFilledBytes = 0;               // of gpuBytesIn: allocated without a copy
+    Nanoseconds recomputeTime = 0;           // of totals.compute: producers re-run for Recompute
+    // Checked independently at each kernel: required blocks not on the GPU when it computes.
+    // The model guarantees 0; the tests hold it to that.
+    std::int64_t kernelsWithAbsentBlocks = 0;
     bool operator==(const SimulationResult&) const = default;
 };
 

@@ -1,11 +1,13 @@
 #include "core/sim/simulator.h"
 
-#include <stdexcept>
+#include "core/sim/sim_engine.h"
 
 namespace spillway {
 
-SimulationResult simulate(const Profile&, const Plan&, const HardwareConfig&, const SimulationOptions&) {
-    throw std::runtime_error("the simulator is not implemented yet");
+SimulationResult simulate(const Profile& profile, const Plan& plan, const HardwareConfig& hardware,
+                          const SimulationOptions& options) {
+    sim::Engine engine(profile, plan, hardware, options);
+    return engine.run();
 }
 
 }  // namespace spillway

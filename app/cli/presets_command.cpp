@@ -1,0 +1,89 @@
+// `spillway-cli presets [PRESET] [--set key=value ...] [--json]`: without a preset, lists the
+// presets and every key --set accepts; with one (id or file), shows its values after the --set
+// overrides (as spillway.hardware/1 JSON with --json, ready to edit and pass to --hw).
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/error_report.h"
+#include "app/cli/hardware_args.h"
+
+#include "core/sim/hardware_presets.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace spillway::cli {
+
+namespace {
+
+void printList() {
+    fmt::print("Presets (--hw ID):\n");
+    for (const auto& id : hardwarePresetIds())
+        fmt::print("  {:<22} {}\n", id, hardwarePreset(id).description);
+    fmt::print("\nKeys (--set KEY=VALUE; the short name without the unit works too):\n");
+    for (const auto& k : hardwareKeys())
+        fmt::print("  {:<26} {:<22} {:<24} {}\n", k.name, k.alias.empty() ? "" : k.alias, k.valueType,
+                   k.description);
+    fmt::print("\nValues take units: 24GiB, 2TB, 3.2GB/s, 45us, 1.5ms (plain integers are bytes, bytes/s, ns).\n");
+}
+
+nlohmann::ordered_json listJson() {
+    nlohmann::ordered_json j;
+    auto presets = nlohmann::ordered_json::array();
+    for (const auto& id : hardwarePresetIds())
+        presets.push_back({{"id", id}, {"description", hardwarePreset(id).description}});
+    j["presets"] = presets;
+    auto keys = nlohmann::ordered_json::array();
+    for (const auto& k : hardwareKeys())
+        keys.push_back({{"name", k.name}, {"alias", k.alias}, {"type", k.valueType}, {"group", k.group},
+                        {"description", k.description}});
+    j["keys"] = keys;
+    return j;
+}
+
+void printValues(const HardwareConfig& hardware) {
+    fmt::print("{}: {}\n\n", hardware.id, hardware.description);
+    for (const auto& k : hardwareKeys())
+        if (!k.group) fmt::print("  {:<26} {}\n", k.name, hardwareValueText(hardware, k.name));
+}
+
+}  // namespace
+
+CommandAction addPresetsCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("presets", "List hardware presets and the keys --set accepts, or show "
+                                              "one preset's values");
+    struct State {
+        std::string preset;
+        std::vector<std::string> sets;
+        bool json = false;
+    };
+    auto state = std::make_shared<State>();
+    cmd->add_option("PRESET", state->preset, "Preset id or spillway.hardware/1 file to show");
+    addSetOption(*cmd, state->sets);
+    cmd->add_flag("--json", state->json, "Print as JSON (a preset: its spillway.hardware/1 file)");
+    return [state]() {
+        return runReportingErrors(state->json, [&]() {
+            if (state->preset.empty()) {
+                if (!state->sets.empty()) throw std::invalid_argument("--set needs a PRESET to apply to");
+                if (state->json)
+                    std::cout << listJson().dump(2) << "\n";
+                else
+                    printList();
+                return kExitOk;
+            }
+            HardwareArgs args;
+            args.hw = state->preset;
+            args.sets = state->sets;
+            const auto hardware = args.load();
+            if (state->json)
+                std::cout << writeHardwareJson(hardware);
+            else
+                printValues(hardware);
+            return kExitOk;
+        });
+    };
+}
+
+}  // namespace spillway::cli

@@ -1,0 +1,98 @@
+#include "app/cli/sim_report.h"
+
+#include "app/cli/cli_common.h"
+
+#include <fmt/format.h>
+
+namespace spillway::cli {
+
+namespace {
+
+constexpr LinkId kLinks[] = {LinkId::HostToGpu, LinkId::GpuToHost, LinkId::SsdToGpu, LinkId::GpuToSsd,
+                             LinkId::SsdToHost, LinkId::HostToSsd, LinkId::NvLink};
+
+double share(Nanoseconds part, Nanoseconds whole) {
+    return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+}  // namespace
+
+nlohmann::ordered_json resultTotalsJson(const SimulationResult& r) {
+    nlohmann::ordered_json j;
+    j["iteration_time_ns"] = r.iterationTime;
+    j["ideal_time_ns"] = r.idealTime;
+    j["stall_split_ns"] = {{"compute", r.totals.compute},
+                           {"fault_stall", r.totals.faultStall},
+                           {"oversub_stall", r.totals.oversubStall},
+                           {"late_prefetch_stall", r.totals.latePrefetchStall}};
+    j["overlap_ns"] = r.totals.overlap;
+    auto traffic = nlohmann::ordered_json::object();
+    for (auto link : kLinks) traffic[std::string(toString(link))] = r.traffic[static_cast<int>(link)];
+    j["traffic_bytes"] = traffic;
+    j["discard_saved_bytes"] = r.discardSavedBytes;
+    j["fault_batches"] = r.faultBatches;
+    j["peak_gpu_bytes"] = r.peakGpuBytes;
+    return j;
+}
+
+nlohmann::ordered_json kernelTimingsJson(const Profile& profile, const Plan& plan, const SimulationResult& r) {
+    auto list = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < r.kernels.size(); ++i) {
+        const auto& t = r.kernels[i];
+        // The result lists kernels in run order; the plan's order maps that back to the profile.
+        const auto pos = i < plan.order.size() ? plan.order[i] : static_cast<std::int64_t>(i);
+        nlohmann::ordered_json k{{"run_index", i}, {"position", pos}};
+        if (pos >= 0 && pos < static_cast<std::int64_t>(profile.kernels.size())) {
+            k["id"] = profile.kernels[pos].id;
+            k["name"] = profile.kernels[pos].name;
+        }
+        k["start_ns"] = t.start;
+        k["end_ns"] = t.end;
+        k["compute_ns"] = t.compute;
+        k["fault_stall_ns"] = t.faultStall;
+        k["oversub_stall_ns"] = t.oversubStall;
+        k["late_prefetch_stall_ns"] = t.latePrefetchStall;
+        k["overlap_ns"] = t.overlap;
+        k["faulted_bytes"] = t.faultedBytes;
+        list.push_back(std::move(k));
+    }
+    return list;
+}
+
+nlohmann::ordered_json hardwareSummaryJson(const HardwareConfig& h) {
+    return {{"id", h.id}, {"fault_model", toString(h.faultModel)}, {"gpu_capacity_bytes", h.gpuCapacity}};
+}
+
+void printSimulation(const Profile& profile, const HardwareConfig& hardware, const Plan& plan,
+                     const SimulationResult& r) {
+    fmt::print("Profile     {}{} ({} kernels)\n", profile.metadata.model.empty() ? "(unnamed)" : profile.metadata.model,
+               profile.metadata.batch ? fmt::format(", batch {}", profile.metadata.batch) : "",
+               profile.kernels.size());
+    fmt::print("Hardware    {} (GPU {}, fault model {})\n", hardware.id, humanBytes(hardware.gpuCapacity),
+               toString(hardware.faultModel));
+    fmt::print("Policy      {} ({} directives)\n", plan.policy, plan.directives.size());
+    const double slowdown = r.idealTime > 0 ? static_cast<double>(r.iterationTime) / static_cast<double>(r.idealTime) : 0.0;
+    fmt::print("Iteration   {}  (ideal {}, x{:.2f})\n\n", humanTime(r.iterationTime), humanTime(r.idealTime), slowdown);
+    fmt::print("Where the time went:\n");
+    const std::pair<const char*, Nanoseconds> split[] = {
+        {"compute", r.totals.compute},
+        {"fault stall", r.totals.faultStall},
+        {"oversubscription stall", r.totals.oversubStall},
+        {"late-prefetch stall", r.totals.latePrefetchStall}};
+    for (const auto& [name, ns] : split)
+        fmt::print("  {:<24} {:>14}  {:5.1f}%\n", name, humanTime(ns), share(ns, r.iterationTime));
+    fmt::print("  {:<24} {:>14}  (transfers hidden behind kernels)\n", "overlap", humanTime(r.totals.overlap));
+    fmt::print("\nTraffic:\n");
+    bool any = false;
+    for (auto link : kLinks) {
+        const auto bytes = r.traffic[static_cast<int>(link)];
+        if (bytes == 0) continue;
+        any = true;
+        fmt::print("  {:<24} {:>14}\n", toString(link), humanBytes(bytes));
+    }
+    if (!any) fmt::print("  (none)\n");
+    fmt::print("\nFault batches {}   discard saved {}   peak GPU {}\n", r.faultBatches, humanBytes(r.discardSavedBytes),
+               humanBytes(r.peakGpuBytes));
+}
+
+}  // namespace spillway::cli

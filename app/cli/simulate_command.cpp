@@ -1,0 +1,76 @@
+// `spillway-cli simulate PROFILE --hw PRESET --policy NAME [--set key=value ...] [--json OUT]`:
+// plans with one policy, replays the profile on the machine, and says where the time went.
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/error_report.h"
+#include "app/cli/hardware_args.h"
+#include "app/cli/sim_report.h"
+
+#include "core/io/file_text.h"
+#include "core/io/profile_loader.h"
+#include "core/policy/planner.h"
+#include "core/sim/simulator.h"
+
+#include <iostream>
+#include <memory>
+
+namespace spillway::cli {
+
+CommandAction addSimulateCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("simulate", "Replay a profile on a machine with one migration policy: "
+                                               "iteration time, stall split, traffic");
+    struct State {
+        ProfileArgs args;
+        HardwareArgs hardware;
+        std::string policy = "uvm";
+        std::string jsonOut;
+        bool kernels = false;
+    };
+    auto state = std::make_shared<State>();
+    addProfileArgs(*cmd, state->args);
+    addHardwareArgs(*cmd, state->hardware);
+    cmd->add_option("--policy", state->policy,
+                    "Migration policy: uvm, deepum, deepum-lookahead, flashneuron, g10, most; add "
+                    "+discard or +discard-lazy (e.g. g10+discard)")
+        ->capture_default_str();
+    cmd->add_option("--json", state->jsonOut, "Write the result as JSON to this file, or - for stdout");
+    cmd->add_flag("--kernels", state->kernels, "Include per-kernel timings in the JSON");
+    return [state]() {
+        const bool jsonToStdout = state->jsonOut == "-";
+        return runReportingErrors(jsonToStdout, [&]() {
+            // Cheap checks first, so a typo fails before a large profile is read.
+            checkPolicyName(state->policy);
+            const auto hardware = state->hardware.load();
+            const auto profile = loadProfile(state->args.path, state->args.options());
+            const auto plan = makePlan(state->policy, profile, hardware);
+            SimulationOptions options;
+            options.recordTensorResidency = false;   // nothing here shows them
+            options.recordResidencySamples = false;
+            const auto result = simulate(profile, plan, hardware, options);
+
+            if (!state->jsonOut.empty()) {
+                nlohmann::ordered_json j;
+                j["profile"] = state->args.path;
+                j["model"] = profile.metadata.model;
+                j["batch"] = profile.metadata.batch;
+                j["kernels"] = profile.kernels.size();
+                j["hardware"] = hardwareSummaryJson(hardware);
+                j["overrides"] = state->hardware.sets;
+                j["policy"] = plan.policy;
+                j["directives"] = plan.directives.size();
+                j.update(resultTotalsJson(result));
+                if (state->kernels) j["kernel_timings"] = kernelTimingsJson(profile, plan, result);
+                const auto text = j.dump(2) + "\n";
+                if (jsonToStdout) {
+                    std::cout << text;
+                    return kExitOk;
+                }
+                writeFileAtomically(state->jsonOut, text);
+            }
+            printSimulation(profile, hardware, plan, result);
+            return kExitOk;
+        });
+    };
+}
+
+}  // namespace spillway::cli

@@ -1,0 +1,44 @@
+#pragma once
+// MOST's cost model (Kim et al., "MOST: Memory Oversubscription-aware Scheduling for Tensor
+// Migration on GPU Unified Storage"), estimated from kernel durations and link bandwidths only:
+// the time UVM spends evicting on the critical path when the GPU is over capacity
+// (Oversub_stall), and the time a kernel waits for a prefetch that started too late (P_delay).
+#include "core/sim/hardware.h"
+#include "core/trace/profile.h"
+
+#include <vector>
+
+namespace spillway {
+
+class MostStallModel {
+public:
+    // `resident`: bytes each kernel would keep on the GPU if nothing moved (theoretical peak's
+    // live bytes). Kernel positions on the "unrolled" axis [0, 2n) address the next iteration.
+    MostStallModel(const Profile& profile, const HardwareConfig& hardware, std::vector<Bytes> resident);
+
+    Nanoseconds startOf(std::int64_t unrolledPos) const { return start_[unrolledPos]; }
+    // Kernel (unrolled) whose window holds time t; the last kernel before `limit` if none does.
+    std::int64_t kernelAt(Nanoseconds t, std::int64_t limit) const;
+    // Bytes over GPU capacity at the worst kernel of [from, to) (unrolled), 0 if none.
+    Bytes worstExcess(std::int64_t from, std::int64_t to) const;
+    bool anyOversubscription() const;
+    // UVM eviction on the critical path of `bytes`: fault-handling latency + the transfer out.
+    Nanoseconds oversubStall(Bytes bytes) const;
+    // A tensor is gone from the GPU between its eviction and its prefetch.
+    void release(Bytes bytes, std::int64_t fromUnrolled, std::int64_t toUnrolled);
+
+    const LinkSpec& outLink() const { return *out_; }
+    const LinkSpec& inLink() const { return *in_; }
+    Tier target() const { return target_; }
+
+private:
+    const HardwareConfig& hw_;
+    std::int64_t n_;
+    std::vector<Nanoseconds> start_;  // kernel start times over two iterations
+    std::vector<Bytes> resident_;
+    const LinkSpec* out_;
+    const LinkSpec* in_;
+    Tier target_;
+};
+
+}  // namespace spillway

@@ -1,0 +1,31 @@
+#include "core/sim/link_queue.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace spillway::sim {
+
+Nanoseconds LinkQueue::enqueue(Nanoseconds issue, Bytes bytes) {
+    if (bytes <= 0) return issue;
+    if (!present()) throw std::invalid_argument("a transfer needs a link the hardware does not have");
+    const Nanoseconds start = std::max(issue, busyUntil_);
+    const Nanoseconds end = start + spec_.latency + transferTime(spec_, bytes);
+    busyUntil_ = end;
+    bytesMoved += bytes;
+    // Back-to-back transfers merge into one interval to keep the list short.
+    if (!busy_.empty() && busy_.back().end == start) busy_.back().end = end;
+    else busy_.push_back({start, end});
+    return end;
+}
+
+Nanoseconds LinkQueue::busyWithin(Nanoseconds from, Nanoseconds to) {
+    while (!busy_.empty() && busy_.front().end <= from) busy_.pop_front();
+    Nanoseconds total = 0;
+    for (const BusyInterval& b : busy_) {
+        if (b.start >= to) break;
+        total += std::min(b.end, to) - std::max(b.start, from);
+    }
+    return total;
+}
+
+}  // namespace spillway::sim

@@ -1,0 +1,39 @@
+#pragma once
+// One direction of one link as a FIFO queue. Transfers are issued at known times and served in
+// issue order, so a transfer's completion is known the moment it is issued: it starts when the
+// link is free, pays the latency once, then moves its bytes at the bandwidth. That makes the
+// queue exact without an event heap (the simulator issues in non-decreasing time).
+#include "core/sim/hardware.h"
+
+#include <deque>
+
+namespace spillway::sim {
+
+struct BusyInterval {
+    Nanoseconds start = 0;
+    Nanoseconds end = 0;
+};
+
+class LinkQueue {
+public:
+    LinkQueue() = default;
+    explicit LinkQueue(LinkSpec spec) : spec_(spec) {}
+
+    bool present() const { return spec_.bytesPerSecond > 0; }
+    // Queue `bytes` at time `issue`; returns when the last byte arrives.
+    Nanoseconds enqueue(Nanoseconds issue, Bytes bytes);
+    Nanoseconds busyUntil() const { return busyUntil_; }
+
+    // Time this link was busy inside [from, to). Intervals that end at or before `from` are
+    // dropped, so callers must ask with non-decreasing `from`.
+    Nanoseconds busyWithin(Nanoseconds from, Nanoseconds to);
+
+    Bytes bytesMoved = 0;  // reset by the simulator at the start of the reported iteration
+
+private:
+    LinkSpec spec_;
+    Nanoseconds busyUntil_ = 0;
+    std::deque<BusyInterval> busy_;
+};
+
+}  // namespace spillway::sim

@@ -1,0 +1,172 @@
+// Setup (per-kernel tensor lists, G10 bandwidths, directive index, initial placement) and the
+// loop over iterations and kernels.
+#include "core/sim/sim_engine.h"
+
+#include "core/analysis/liveness.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace spillway::sim {
+
+namespace {
+std::vector<Bytes> tensorSizes(const Profile& profile) {
+    std::vector<Bytes> sizes;
+    sizes.reserve(profile.tensors.size());
+    for (const Tensor& t : profile.tensors) sizes.push_back(std::max<Bytes>(0, t.bytes));
+    return sizes;
+}
+
+void checkHardware(const HardwareConfig& hw) {
+    if (hw.gpuCount > 1)
+        throw std::invalid_argument("multi-GPU simulation (gpu_count > 1, NVLink scatter/reduce) is not implemented yet");
+    if (hw.gpuCapacity <= 0) throw std::invalid_argument("the GPU capacity must be positive");
+    if (hw.pageSize <= 0 || hw.blockSize <= 0) throw std::invalid_argument("page and block sizes must be positive");
+    if (hw.iterations < 1) throw std::invalid_argument("at least one iteration must be simulated");
+    if (hw.hostToGpu.bytesPerSecond <= 0 || hw.gpuToHost.bytesPerSecond <= 0)
+        throw std::invalid_argument("the host<->GPU link needs a bandwidth in both directions");
+}
+}  // namespace
+
+Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& hw, const SimulationOptions& options)
+    : profile_(profile), plan_(plan), hw_(hw), options_(options), blocks_(tensorSizes(profile), hw.blockSize) {
+    checkHardware(hw);
+    const LinkSpec specs[kLinkCount] = {hw.hostToGpu, hw.gpuToHost, hw.ssdToGpu, hw.gpuToSsd,
+                                        hw.ssdToHost, hw.hostToSsd, hw.nvlink};
+    for (int i = 0; i < kLinkCount; ++i) links_[i] = LinkQueue(specs[i]);
+
+    const std::size_t kernelCount = profile.kernels.size();
+    if (plan.order.empty()) {
+        order_.resize(kernelCount);
+        for (std::size_t i = 0; i < kernelCount; ++i) order_[i] = static_cast<std::int64_t>(i);
+    } else {
+        std::vector<char> seen(kernelCount, 0);
+        if (plan.order.size() != kernelCount)
+            throw std::invalid_argument("the plan's order has " + std::to_string(plan.order.size()) +
+                                        " entries; expected one per kernel (" + std::to_string(kernelCount) + ")");
+        for (std::int64_t k : plan.order) {
+            if (k < 0 || k >= static_cast<std::int64_t>(kernelCount) || seen[k])
+                throw std::invalid_argument("the plan's order is not a permutation of the kernel positions (at " +
+                                            std::to_string(k) + ")");
+            seen[k] = 1;
+        }
+        order_ = plan.order;
+    }
+
+    const ProfileIndex index(profile);
+    kernelTensors_.resize(kernelCount);
+    g10_.resize(kernelCount);
+    std::vector<std::int64_t> lastSeen(profile.tensors.size(), -1);
+    for (std::size_t k = 0; k < kernelCount; ++k) {
+        const Kernel& kernel = profile.kernels[k];
+        KernelTensors& kt = kernelTensors_[k];
+        // A tensor read and written by one kernel counts once, as an input.
+        auto add = [&](const std::vector<TensorId>& ids, std::vector<std::int32_t>& into) {
+            for (TensorId id : ids) {
+                const std::int64_t p = index.tensorPos(id);
+                if (p < 0 || lastSeen[p] == static_cast<std::int64_t>(k)) continue;
+                lastSeen[p] = static_cast<std::int64_t>(k);
+                into.push_back(static_cast<std::int32_t>(p));
+            }
+        };
+        add(kernel.inputs, kt.inputs);
+        add(kernel.outputs, kt.outputs);
+        Bytes in = 0, out = 0;
+        for (std::int32_t p : kt.inputs) in += profile.tensors[p].bytes;
+        for (std::int32_t p : kt.outputs) out += profile.tensors[p].bytes;
+        g10_[k] = g10KernelBandwidth(kernel, in, out, hw);
+    }
+
+    const Liveness liveness = computeLiveness(profile);
+    producer_.resize(profile.tensors.size());
+    for (std::size_t t = 0; t < profile.tensors.size(); ++t) producer_[t] = liveness.tensors[t].producer;
+    needsRecompute_.assign(profile.tensors.size(), 0);
+    noted_.assign(profile.tensors.size(), -1);
+
+    directivesAt_.resize(kernelCount);
+    for (const Directive& d : plan.directives) {
+        if (d.kernelPos < 0 || d.kernelPos >= static_cast<std::int64_t>(kernelCount))
+            throw std::invalid_argument("a " + std::string(toString(d.kind)) + " directive names kernel position " +
+                                        std::to_string(d.kernelPos) + ", outside the profile");
+        const std::int64_t p = index.tensorPos(d.tensor);
+        if (p < 0)
+            throw std::invalid_argument("a " + std::string(toString(d.kind)) + " directive names unknown tensor id " +
+                                        std::to_string(d.tensor));
+        directivesAt_[d.kernelPos].push_back(&d);
+    }
+    // Directives carry tensor ids; the engine works in positions. Keep a resolved copy.
+    resolved_.reserve(plan.directives.size());
+    for (auto& list : directivesAt_)
+        for (const Directive*& d : list) {
+            Directive r = *d;
+            r.tensor = index.tensorPos(d->tensor);
+            resolved_.push_back(r);
+        }
+    std::size_t i = 0;
+    for (auto& list : directivesAt_)
+        for (const Directive*& d : list) d = &resolved_[i++];
+
+    // Persistent tensors (weights, optimizer state) start where the hardware says; the rest
+    // are unwritten (a first touch allocates).
+    for (std::size_t t = 0; t < profile.tensors.size(); ++t) {
+        if (!profile.tensors[t].persistent) continue;
+        for (std::int32_t b = blocks_.firstBlock(t); b < blocks_.endBlock(t); ++b) {
+            Block& x = blocks_[b];
+            Tier where = hw.weightsStartOn;
+            if (where == Tier::Gpu && gpuUsed_ + x.bytes > hw.gpuCapacity) where = Tier::Host;
+            if (where == Tier::Host && hostUsed_ + x.bytes > hw.hostCapacity) where = Tier::Ssd;
+            if (where == Tier::Gpu) { placeOnGpu(b, 0); continue; }
+            x.loc = where == Tier::Host ? BlockLoc::Host : BlockLoc::Ssd;
+            (where == Tier::Host ? hostUsed_ : ssdUsed_) += x.bytes;
+        }
+    }
+}
+
+SimulationResult Engine::run() {
+    result_.policy = plan_.policy;
+    result_.hardware = hw_.id;
+    Nanoseconds now = 0;
+    for (int iteration = 0; iteration < hw_.iterations; ++iteration) {
+        const bool reported = iteration == hw_.iterations - 1;
+        if (reported) {
+            recording_ = true;
+            for (LinkQueue& l : links_) l.bytesMoved = 0;
+            for (std::int32_t b = 0; b < blocks_.size(); ++b)
+                if (blocks_[b].loc == BlockLoc::Gpu) result_.gpuBytesAtStart += blocks_[b].bytes;
+            result_.peakGpuBytes = gpuUsed_;
+            if (options_.recordTensorResidency) {
+                recorder_.emplace(profile_.tensors.size());
+                for (std::size_t t = 0; t < profile_.tensors.size(); ++t)
+                    recorder_->mark(t, now, residenceOf(static_cast<std::int32_t>(t), now));
+            }
+            result_.kernels.reserve(order_.size());
+        }
+        const Nanoseconds iterationStart = now;
+        for (std::int64_t pos : order_) {
+            if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) throw SimulationCancelled();
+            const KernelTiming timing = runKernel(pos, now);
+            now = timing.end;
+            if (reported) result_.kernels.push_back(timing);
+        }
+        if (reported) result_.iterationTime = now - iterationStart;
+    }
+
+    for (const KernelTiming& k : result_.kernels) {
+        result_.totals.compute += k.compute;
+        result_.totals.faultStall += k.faultStall;
+        result_.totals.oversubStall += k.oversubStall;
+        result_.totals.latePrefetchStall += k.latePrefetchStall;
+        result_.totals.overlap += k.overlap;
+    }
+    result_.idealTime = profile_.totalDuration();
+    for (int i = 0; i < kLinkCount; ++i) result_.traffic[i] = links_[i].bytesMoved;
+    for (std::int32_t b = 0; b < blocks_.size(); ++b)
+        if (blocks_[b].loc == BlockLoc::Gpu) result_.gpuBytesAtEnd += blocks_[b].bytes;
+    result_.gpuBytesIn = gpuBytesIn_;
+    result_.gpuBytesOut = gpuBytesOut_;
+    if (recorder_) result_.tensorResidency = recorder_->finish(now);
+    return std::move(result_);
+}
+
+}  // namespace spillway::sim

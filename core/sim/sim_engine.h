@@ -1,0 +1,97 @@
+#pragma once
+// The event loop behind simulate(): kernels run one after another in plan order; before each,
+// its directives are issued; then its absent blocks fault in (evicting LRU blocks if the GPU is
+// full) and the fault model prices the wait. Link queues are FIFO with known issue times, so
+// each transfer's completion is known when it is issued and the loop needs no event heap for
+// them; GPU slots freed by outgoing transfers wait in a small heap until their completion.
+#include "core/plan/plan.h"
+#include "core/sim/block_state.h"
+#include "core/sim/fault_demand.h"
+#include "core/sim/fault_model_g10.h"
+#include "core/sim/link_queue.h"
+#include "core/sim/residency_recorder.h"
+#include "core/sim/simulator.h"
+
+#include <deque>
+#include <optional>
+#include <queue>
+#include <vector>
+
+namespace spillway::sim {
+
+struct KernelTensors {
+    std::vector<std::int32_t> inputs;   // tensor positions, unique
+    std::vector<std::int32_t> outputs;  // unique, and not already an input
+};
+
+class Engine {
+public:
+    Engine(const Profile& profile, const Plan& plan, const HardwareConfig& hw, const SimulationOptions& options);
+    SimulationResult run();
+
+private:
+    // memory (sim_engine_memory.cpp)
+    void drainReleases(Nanoseconds t);
+    void drainArrivals(Nanoseconds t);
+    // Frees GPU space for `need` bytes from time t. Returns when it is free, or nullopt when no
+    // victim can be found (only for prefetches; a kernel that cannot fit throws).
+    std::optional<Nanoseconds> makeRoom(Bytes need, Nanoseconds t, bool forKernel, std::int64_t kernelPos);
+    Tier spillTier(Bytes bytes) const;
+    void placeOnGpu(std::int32_t b, Nanoseconds readyAt);
+    void leaveTier(const Block& block);
+    void dropBlock(std::int32_t b);  // release with no transfer; the block becomes Absent
+    Nanoseconds moveOut(Nanoseconds t, Bytes bytes, Tier to);
+    Nanoseconds moveIn(Nanoseconds t, Bytes bytes, Tier from);
+
+    // directives (sim_engine_directives.cpp)
+    Nanoseconds issueDirectives(std::int64_t kernelPos, Nanoseconds t);
+    void prefetch(std::int32_t tensor, Nanoseconds t);
+    void preEvict(std::int32_t tensor, Tier target, Nanoseconds t);
+    Nanoseconds discard(std::int32_t tensor, bool eager);
+    void release(std::int32_t tensor, bool recompute);
+
+    // kernels (sim_engine_kernel.cpp)
+    KernelTiming runKernel(std::int64_t kernelPos, Nanoseconds t);
+    void noteTensor(std::int32_t tensor, Nanoseconds t);
+    void sample(Nanoseconds t);
+    Residence residenceOf(std::int32_t tensor, Nanoseconds t) const;
+    bool fullyReady(std::int32_t tensor, Nanoseconds at) const;
+
+    LinkQueue& link(LinkId id) { return links_[static_cast<int>(id)]; }
+
+    const Profile& profile_;
+    const Plan& plan_;
+    const HardwareConfig& hw_;
+    const SimulationOptions& options_;
+
+    BlockTable blocks_;
+    LinkQueue links_[kLinkCount];
+    std::vector<std::int64_t> order_;
+    std::vector<KernelTensors> kernelTensors_;
+    std::vector<G10KernelBandwidth> g10_;
+    std::vector<std::int64_t> producer_;         // per tensor: kernel position, -1 none
+    std::vector<char> needsRecompute_;
+    std::vector<std::vector<const Directive*>> directivesAt_;  // per kernel position
+    std::vector<Directive> resolved_;  // directives with tensor positions instead of ids
+
+    Bytes gpuUsed_ = 0;
+    Bytes hostUsed_ = 0;
+    Bytes ssdUsed_ = 0;
+    using TimedBytes = std::pair<Nanoseconds, Bytes>;
+    std::priority_queue<TimedBytes, std::vector<TimedBytes>, std::greater<>> releases_;
+    std::priority_queue<TimedBytes, std::vector<TimedBytes>, std::greater<>> arrivals_;
+    Bytes releasingBytes_ = 0;
+    Bytes arrivingBytes_ = 0;
+    std::deque<std::int32_t> deadQueue_;  // lazily discarded GPU blocks: first victims
+    std::int64_t stamp_ = 0;
+
+    bool recording_ = false;
+    SimulationResult result_;
+    std::optional<ResidencyRecorder> recorder_;
+    std::vector<std::int64_t> noted_;  // per tensor: last stamp it was noted (dedupe)
+    std::vector<std::int32_t> touchedTensors_;
+    Bytes gpuBytesIn_ = 0;   // reported iteration: slots filled by copy or zero-fill
+    Bytes gpuBytesOut_ = 0;  // slots emptied by copy-out or drop
+};
+
+}  // namespace spillway::sim

@@ -1,0 +1,161 @@
+// Plan directives, issued just before the kernel they are tied to starts.
+#include "core/sim/sim_engine.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace spillway::sim {
+
+namespace {
+Nanoseconds allocTime(Bytes bytes, const HardwareConfig& hw) {
+    const __int128 fs = static_cast<__int128>(bytes) * hw.allocFemtosecondsPerByte;
+    return static_cast<Nanoseconds>((fs + 999'999) / 1'000'000);
+}
+}  // namespace
+
+Nanoseconds Engine::issueDirectives(std::int64_t kernelPos, Nanoseconds t) {
+    Nanoseconds criticalPath = 0;  // eager discard unmapping, charged to the kernel
+    for (const Directive* d : directivesAt_[kernelPos]) {
+        const std::int32_t tensor = static_cast<std::int32_t>(d->tensor);
+        switch (d->kind) {
+            case DirectiveKind::Prefetch: prefetch(tensor, t); break;
+            case DirectiveKind::PreEvict: preEvict(tensor, d->target, t); break;
+            case DirectiveKind::Discard: criticalPath += discard(tensor, true); break;
+            case DirectiveKind::DiscardLazy: discard(tensor, false); break;
+            case DirectiveKind::Free: release(tensor, false); break;
+            case DirectiveKind::Recompute: release(tensor, true); break;
+        }
+        noteTensor(tensor, t);
+    }
+    return criticalPath;
+}
+
+void Engine::prefetch(std::int32_t tensor, Nanoseconds t) {
+    if (needsRecompute_[tensor]) return;  // its producer re-runs before the use; nothing to copy
+    Bytes need = 0;
+    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
+        Block& x = blocks_[b];
+        if (x.loc == BlockLoc::Gpu) {
+            // A lazily discarded block that is still resident is simply made valid again.
+            x.dead = false;
+            x.protectStamp = stamp_;
+            blocks_.touch(b);
+        } else {
+            need += x.bytes;
+        }
+    }
+    if (need == 0) return;
+    // Not on the critical path: if the GPU is full of data the next kernel needs, the prefetch
+    // is dropped and the kernel faults instead (as G10's stalled prefetch queue would).
+    const std::optional<Nanoseconds> roomAt = makeRoom(need, t, false, -1);
+    if (!roomAt) return;
+    Bytes fromHost = 0, fromSsd = 0, zero = 0;
+    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
+        const Block& x = blocks_[b];
+        if (x.loc == BlockLoc::Host) fromHost += x.bytes;
+        else if (x.loc == BlockLoc::Ssd) fromSsd += x.bytes;
+        else if (x.loc == BlockLoc::Absent) zero += x.bytes;
+    }
+    Nanoseconds hostReady = *roomAt, ssdReady = *roomAt;
+    // Blocks still being written out to host/SSD can only come back after they land.
+    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
+        const Block& x = blocks_[b];
+        if (x.loc == BlockLoc::Host) hostReady = std::max(hostReady, x.readyAt);
+        if (x.loc == BlockLoc::Ssd) ssdReady = std::max(ssdReady, x.readyAt);
+    }
+    const Nanoseconds hostDone = moveIn(hostReady, fromHost, Tier::Host);
+    const Nanoseconds ssdDone = moveIn(ssdReady, fromSsd, Tier::Ssd);
+    const Nanoseconds zeroDone = *roomAt + allocTime(zero, hw_);
+    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
+        Block& x = blocks_[b];
+        if (x.loc == BlockLoc::Gpu) continue;
+        const Nanoseconds ready = x.loc == BlockLoc::Host ? hostDone : x.loc == BlockLoc::Ssd ? ssdDone : zeroDone;
+        if (x.loc == BlockLoc::Absent) {
+            if (recording_) result_.zeroFilledBytes += x.bytes;
+            if (x.discarded && recording_) result_.discardSavedBytes += x.bytes;
+        }
+        x.discarded = false;
+        placeOnGpu(b, ready);
+        x.protectStamp = stamp_;
+        if (ready > t) {
+            arrivals_.push({ready, x.bytes});
+            arrivingBytes_ += x.bytes;
+        }
+    }
+}
+
+void Engine::preEvict(std::int32_t tensor, Tier target, Nanoseconds t) {
+    if (target == Tier::Gpu) throw std::invalid_argument("a pre-evict directive needs a host or SSD target");
+    drainReleases(t);
+    std::vector<std::int32_t> hostBlocks, ssdBlocks;
+    Bytes toHost = 0, toSsd = 0;
+    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
+        Block& x = blocks_[b];
+        // Blocks the next kernel needs, or still arriving, stay (see docs/simulator.md).
+        if (x.loc != BlockLoc::Gpu || x.protectStamp == stamp_ || x.readyAt > t) continue;
+        if (x.dead) {
+            if (recording_) result_.discardSavedBytes += x.bytes;
+            x.discarded = true;
+            dropBlock(b);
+            continue;
+        }
+        Tier to = target;
+        if (to == Tier::Host && hostUsed_ + x.bytes > hw_.hostCapacity) to = spillTier(x.bytes);
+        if (to == Tier::Ssd && hw_.ssdCapacity > 0 && ssdUsed_ + x.bytes > hw_.ssdCapacity) to = spillTier(x.bytes);
+        blocks_.unlink(b);
+        if (recording_) gpuBytesOut_ += x.bytes;
+        x.loc = to == Tier::Host ? BlockLoc::Host : BlockLoc::Ssd;
+        (to == Tier::Host ? hostUsed_ : ssdUsed_) += x.bytes;
+        (to == Tier::Host ? hostBlocks : ssdBlocks).push_back(b);
+        (to == Tier::Host ? toHost : toSsd) += x.bytes;
+    }
+    auto issue = [&](Bytes bytes, Tier to, const std::vector<std::int32_t>& moved) {
+        if (bytes <= 0) return;
+        const Nanoseconds done = moveOut(t, bytes, to);
+        for (std::int32_t v : moved) blocks_[v].readyAt = done;
+        releases_.push({done, bytes});
+        releasingBytes_ += bytes;
+    };
+    issue(toHost, Tier::Host, hostBlocks);
+    issue(toSsd, Tier::Ssd, ssdBlocks);
+}
+
+Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
+    Nanoseconds unmap = 0;
+    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
+        Block& x = blocks_[b];
+        if (x.loc == BlockLoc::Absent) continue;
+        if (!eager) {
+            // Lazy: only GPU pages are marked; reclaimed first under pressure, no write-back.
+            if (x.loc == BlockLoc::Gpu && !x.dead) {
+                x.dead = true;
+                deadQueue_.push_back(b);
+            } else if (x.loc != BlockLoc::Gpu) {
+                dropBlock(b);  // host/SSD copy of dead data: released, nothing to move
+                x.discarded = true;
+            }
+            continue;
+        }
+        if (x.loc == BlockLoc::Gpu) {
+            unmap += hw_.discardUnmapPerBlock;
+            // The write-back an eviction of this block would have cost is avoided.
+            if (recording_) result_.discardSavedBytes += x.bytes;
+        }
+        dropBlock(b);
+        x.discarded = true;
+    }
+    return unmap;
+}
+
+void Engine::release(std::int32_t tensor, bool recompute) {
+    if (recompute && producer_[tensor] < 0)
+        throw std::invalid_argument("recompute directive for tensor '" + profile_.tensors[tensor].name +
+                                    "', which no kernel produces");
+    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
+        dropBlock(b);
+        blocks_[b].discarded = false;
+    }
+    if (recompute) needsRecompute_[tensor] = 1;
+}
+
+}  // namespace spillway::sim

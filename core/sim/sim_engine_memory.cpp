@@ -1,0 +1,143 @@
+// GPU, host and SSD capacity, LRU eviction and the transfers that move blocks between tiers.
+#include "core/sim/sim_engine.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace spillway::sim {
+
+void Engine::drainReleases(Nanoseconds t) {
+    while (!releases_.empty() && releases_.top().first <= t) {
+        gpuUsed_ -= releases_.top().second;
+        releasingBytes_ -= releases_.top().second;
+        releases_.pop();
+    }
+}
+
+void Engine::drainArrivals(Nanoseconds t) {
+    while (!arrivals_.empty() && arrivals_.top().first <= t) {
+        arrivingBytes_ -= arrivals_.top().second;
+        arrivals_.pop();
+    }
+}
+
+Tier Engine::spillTier(Bytes bytes) const {
+    if (hostUsed_ + bytes <= hw_.hostCapacity) return Tier::Host;
+    // ssdCapacity <= 0 means "no limit" (a scratch SSD is far larger than any footprint).
+    if (hw_.ssdCapacity <= 0 || ssdUsed_ + bytes <= hw_.ssdCapacity) return Tier::Ssd;
+    throw std::runtime_error("host memory and SSD are both full: the profile does not fit this machine");
+}
+
+Nanoseconds Engine::moveOut(Nanoseconds t, Bytes bytes, Tier to) {
+    if (to == Tier::Host) return link(LinkId::GpuToHost).enqueue(t, bytes);
+    if (link(LinkId::GpuToSsd).present()) return link(LinkId::GpuToSsd).enqueue(t, bytes);
+    // No direct path: stage through host memory.
+    return link(LinkId::HostToSsd).enqueue(link(LinkId::GpuToHost).enqueue(t, bytes), bytes);
+}
+
+Nanoseconds Engine::moveIn(Nanoseconds t, Bytes bytes, Tier from) {
+    if (bytes <= 0) return t;
+    if (from == Tier::Host) return link(LinkId::HostToGpu).enqueue(t, bytes);
+    if (link(LinkId::SsdToGpu).present()) return link(LinkId::SsdToGpu).enqueue(t, bytes);
+    return link(LinkId::HostToGpu).enqueue(link(LinkId::SsdToHost).enqueue(t, bytes), bytes);
+}
+
+void Engine::leaveTier(const Block& block) {
+    if (block.loc == BlockLoc::Host) hostUsed_ -= block.bytes;
+    else if (block.loc == BlockLoc::Ssd) ssdUsed_ -= block.bytes;
+}
+
+void Engine::placeOnGpu(std::int32_t b, Nanoseconds readyAt) {
+    Block& block = blocks_[b];
+    leaveTier(block);
+    block.loc = BlockLoc::Gpu;
+    block.readyAt = readyAt;
+    block.dead = false;
+    gpuUsed_ += block.bytes;
+    blocks_.touch(b);
+    if (recording_) {
+        gpuBytesIn_ += block.bytes;
+        result_.peakGpuBytes = std::max(result_.peakGpuBytes, gpuUsed_);
+    }
+}
+
+void Engine::dropBlock(std::int32_t b) {
+    Block& block = blocks_[b];
+    if (block.loc == BlockLoc::Gpu) {
+        gpuUsed_ -= block.bytes;
+        blocks_.unlink(b);
+        if (recording_) gpuBytesOut_ += block.bytes;
+    } else {
+        leaveTier(block);
+    }
+    block.loc = BlockLoc::Absent;
+    block.dead = false;
+}
+
+std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forKernel, std::int64_t kernelPos) {
+    drainReleases(t);
+    if (need > hw_.gpuCapacity) {
+        if (!forKernel) return std::nullopt;
+        throw std::runtime_error("kernel '" + profile_.kernels[kernelPos].name + "' needs " + std::to_string(need) +
+                                 " bytes at once, more than the GPU capacity of " + std::to_string(hw_.gpuCapacity));
+    }
+    Bytes toHost = 0, toSsd = 0;
+    std::vector<std::int32_t> hostVictims, ssdVictims;
+    auto victimOk = [&](std::int32_t b) {
+        const Block& x = blocks_[b];
+        return x.loc == BlockLoc::Gpu && x.protectStamp != stamp_ && x.readyAt <= t;
+    };
+    while (hw_.gpuCapacity - gpuUsed_ + releasingBytes_ + toHost + toSsd < need) {
+        // Lazily discarded blocks go first and leave without a write-back.
+        while (!deadQueue_.empty() && !(blocks_[deadQueue_.front()].dead && victimOk(deadQueue_.front())))
+            deadQueue_.pop_front();
+        if (!deadQueue_.empty()) {
+            const std::int32_t b = deadQueue_.front();
+            deadQueue_.pop_front();
+            if (recording_) result_.discardSavedBytes += blocks_[b].bytes;
+            blocks_[b].discarded = true;
+            noteTensor(blocks_[b].tensor, t);
+            dropBlock(b);
+            continue;
+        }
+        std::int32_t b = blocks_.lruHead();
+        while (b >= 0 && !victimOk(b)) b = blocks_[b].lruNext;
+        if (b < 0) {
+            if (!forKernel) break;
+            throw std::runtime_error("kernel '" + profile_.kernels[kernelPos].name +
+                                     "' cannot fit: every GPU block is in use by it or still arriving");
+        }
+        Block& x = blocks_[b];
+        const Tier to = spillTier(x.bytes);
+        blocks_.unlink(b);
+        if (recording_) gpuBytesOut_ += x.bytes;
+        x.loc = to == Tier::Host ? BlockLoc::Host : BlockLoc::Ssd;
+        (to == Tier::Host ? hostUsed_ : ssdUsed_) += x.bytes;
+        (to == Tier::Host ? hostVictims : ssdVictims).push_back(b);
+        (to == Tier::Host ? toHost : toSsd) += x.bytes;
+        noteTensor(x.tensor, t);
+    }
+    // One transfer per destination: the latency is paid once per eviction burst.
+    auto issue = [&](Bytes bytes, Tier to, const std::vector<std::int32_t>& victims) {
+        if (bytes <= 0) return;
+        const Nanoseconds done = moveOut(t, bytes, to);
+        for (std::int32_t v : victims) blocks_[v].readyAt = done;
+        releases_.push({done, bytes});
+        releasingBytes_ += bytes;
+    };
+    issue(toHost, Tier::Host, hostVictims);
+    issue(toSsd, Tier::Ssd, ssdVictims);
+    if (hw_.gpuCapacity - gpuUsed_ + releasingBytes_ < need) return std::nullopt;
+    // Wait, in completion order, until enough slots are free.
+    Nanoseconds freeAt = t;
+    while (hw_.gpuCapacity - gpuUsed_ < need) {
+        freeAt = std::max(freeAt, releases_.top().first);
+        gpuUsed_ -= releases_.top().second;
+        releasingBytes_ -= releases_.top().second;
+        releases_.pop();
+    }
+    return freeAt;
+}
+
+}  // namespace spillway::sim
