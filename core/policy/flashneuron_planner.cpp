@@ -3,9 +3,11 @@
 // forward order, until what stays fits beside the weights and the largest kernel working set;
 // backward brings them back, each just in time for its first backward use, the reads
 // serialised on the SSD->GPU queue in use order (G10 fetches on demand instead).
+// Every other non-persistent tensor is freed after its last use.
 // flashneuron-hidden keeps only the offloads the SSD finishes writing during the forward pass,
 // so offloading never delays compute and UVM paging covers what does not fit.
 // Times are the profile's kernel durations (everything resident), as G10's planner uses.
+#include "core/analysis/liveness.h"
 #include "core/policy/flashneuron_schedule.h"
 #include "core/policy/planners.h"
 
@@ -23,6 +25,18 @@ Plan planFromSchedule(const Profile& profile, const FlashNeuronSchedule& schedul
         const auto id = profile.tensors[static_cast<size_t>(o.tensorPos)].id;
         plan.directives.push_back({o.evictAt, DirectiveKind::PreEvict, id, schedule.target});
         plan.directives.push_back({o.prefetchAt, DirectiveKind::Prefetch, id, Tier::Gpu});
+    }
+    // FlashNeuron runs on the framework's allocator, not on UVM: a tensor's memory goes back
+    // when it dies (G10's FlashNeuron model deallocates at death too). Without this, dead
+    // tensors would linger until eviction wrote them out.
+    const auto liveness = computeLiveness(profile);
+    const auto n = static_cast<std::int64_t>(profile.kernels.size());
+    for (size_t t = 0; t < profile.tensors.size(); ++t) {
+        const auto& live = liveness.tensors[t];
+        if (profile.tensors[t].persistent || !live.used() || live.lastUse + 1 >= n) continue;
+        plan.directives.push_back({live.lastUse + 1, DirectiveKind::Free, profile.tensors[t].id, Tier::Gpu});
+        // ...and is allocated again (zero-filled, no page faults) when it is first written.
+        plan.directives.push_back({live.firstUse, DirectiveKind::Prefetch, profile.tensors[t].id, Tier::Gpu});
     }
     std::stable_sort(plan.directives.begin(), plan.directives.end(),
                      [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
