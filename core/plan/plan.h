@@ -41,6 +41,11 @@ struct Plan {
     std::vector<std::int64_t> order;  // kernel positions in run order; empty = program order
     std::vector<Directive> directives;  // sorted by kernelPos, stable
     std::map<std::string, std::string> notes;
+    // Eviction releases a victim whose tensor is dead at the running kernel (outside its first
+    // to last use; persistent tensors are never dead) without writing it back; its next use
+    // allocates it afresh. G10's DeepUM eviction does this (GPUPageTable::selectEvictPTE, DEEPUM
+    // case: "not alive -> NOT_PRESENT"); plain UVM writes every victim back.
+    bool dropDeadOnEviction = false;
     bool operator==(const Plan&) const = default;
 };
 

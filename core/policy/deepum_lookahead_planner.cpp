@@ -1,7 +1,8 @@
 // DeepUM as G10 models it (G10's scheduling_prefetch for "DEEPUM"): before kernel i starts,
 // prefetch every tensor kernel (i + 8) mod n uses, weights included; the look-ahead wraps, so
 // the last kernels prefetch for the first ones of the next iteration. G10's DeepUM eviction
-// spares what was prefetched; the plan says so with Directive::keepUntil = that kernel.
+// spares what was prefetched; the plan says so with Directive::keepUntil = that kernel. Its
+// eviction also drops dead tensors without a write-back (Plan::dropDeadOnEviction).
 #include "core/policy/planners.h"
 
 #include <string>
@@ -32,6 +33,8 @@ Plan planDeepUmLookahead(const Profile& profile, const HardwareConfig&) {
         for (auto id : kernel.inputs) prefetch(id);
         for (auto id : kernel.outputs) prefetch(id);
     }
+    // G10's DeepUM eviction releases dead tensors instead of writing them back.
+    plan.dropDeadOnEviction = true;
     plan.notes["lookahead_kernels"] = std::to_string(kLookahead);
     return plan;
 }

@@ -4,47 +4,46 @@ namespace spillway {
 
 namespace {
 
-std::vector<KernelLinkBudget> budgetsFor(const Profile& profile, const LinkSpec& link) {
-    std::vector<KernelLinkBudget> out(profile.kernels.size());
-    for (size_t k = 0; k < out.size(); ++k) {
+using Line = G10LinkBudgets::Line;
+
+Line budgetsFor(const Profile& profile, const LinkSpec& link) {
+    Line line;
+    line.kernels.resize(profile.kernels.size());
+    line.freeBytes = PrefixSumTree(static_cast<std::int64_t>(profile.kernels.size()));
+    for (size_t k = 0; k < line.kernels.size(); ++k) {
         const __int128 bytes =
             static_cast<__int128>(link.bytesPerSecond) * profile.kernels[k].duration / 1'000'000'000;
-        out[k].capacity = static_cast<Bytes>(bytes);
+        line.kernels[k].capacity = static_cast<Bytes>(bytes);
+        line.sync(static_cast<std::int64_t>(k));
     }
-    return out;
+    return line;
 }
 
-// Walk forward from `from`, subtracting each kernel's unclaimed budget, and return the kernel
-// where the bytes are covered (or the last kernel).
-std::int64_t walkForward(const std::vector<KernelLinkBudget>& b, Bytes bytes, std::int64_t from) {
-    const auto n = static_cast<std::int64_t>(b.size());
-    Bytes rest = bytes;
-    std::int64_t k = from;
-    while (rest > 0 && k < n) {
-        rest -= b[k].free();
-        if (rest <= 0 || k == n - 1) break;
-        ++k;
-    }
-    return k;
+// Walking forward from `from`, the kernel where the unclaimed budget since `from` covers the
+// bytes (or the last kernel; `from` itself when there is nothing to move or no kernel left).
+std::int64_t walkForward(const Line& b, Bytes bytes, std::int64_t from) {
+    const auto n = b.freeBytes.size();
+    if (bytes <= 0 || from >= n) return from;
+    const auto reached = b.freeBytes.firstReaching(b.freeBytes.prefix(from) + bytes);
+    return reached > n ? n - 1 : reached - 1;
 }
 
-// Walk backward from `neededAt - 1` and return the kernel where the bytes are covered (or 0).
-std::int64_t walkBackward(const std::vector<KernelLinkBudget>& b, Bytes bytes, std::int64_t neededAt) {
-    Bytes rest = bytes;
-    std::int64_t k = neededAt - 1;
-    while (rest > 0 && k >= 0) {
-        rest -= b[k].free();
-        if (rest <= 0 || k == 0) break;
-        --k;
-    }
-    return k;
+// Walking backward from `neededAt - 1`, the kernel where the unclaimed budget up to the use
+// covers the bytes (or 0; `neededAt - 1` when there is nothing to move or no kernel before).
+std::int64_t walkBackward(const Line& b, Bytes bytes, std::int64_t neededAt) {
+    if (bytes <= 0 || neededAt - 1 < 0) return neededAt - 1;
+    // The largest k with free(k .. neededAt-1) >= bytes, i.e. prefix(k) <= prefix(neededAt) - bytes.
+    const auto k = b.freeBytes.firstExceeding(b.freeBytes.prefix(neededAt) - bytes) - 1;
+    return k < 0 ? 0 : k;
 }
 
 // Claim over an SSD link whose traffic also crosses the PCIe link in the same direction.
-void claimSsd(std::vector<KernelLinkBudget>& ssd, std::vector<KernelLinkBudget>& pcie, Bytes bytes,
-              std::int64_t from) {
+void claimSsd(Line& ssdLine, Line& pcieLine, Bytes bytes, std::int64_t from) {
+    auto& ssd = ssdLine.kernels;
+    auto& pcie = pcieLine.kernels;
     const auto n = static_cast<std::int64_t>(ssd.size());
     Bytes rest = bytes;
+    std::int64_t last = from - 1;  // the last kernel whose budgets this claim changed
     for (std::int64_t k = from; rest > 0 && k < n; ++k) {
         if (ssd[k].full) continue;
         const Bytes take = std::min(rest, ssd[k].capacity - ssd[k].claimed);
@@ -53,14 +52,21 @@ void claimSsd(std::vector<KernelLinkBudget>& ssd, std::vector<KernelLinkBudget>&
         if (pcie[k].claimed >= pcie[k].capacity) pcie[k].full = true;
         if (ssd[k].claimed >= ssd[k].capacity) ssd[k].full = true;
         rest -= take;
+        ssdLine.sync(k);
+        pcieLine.sync(k);
+        last = k;
     }
+    ssdLine.logChange(from, last);
+    pcieLine.logChange(from, last);
 }
 
 // Claim over the PCIe link; what it takes beyond (PCIe - SSD) capacity is taken from the SSD.
-void claimPcie(std::vector<KernelLinkBudget>& pcie, std::vector<KernelLinkBudget>& ssd, Bytes bytes,
-               std::int64_t from) {
+void claimPcie(Line& pcieLine, Line& ssdLine, Bytes bytes, std::int64_t from) {
+    auto& pcie = pcieLine.kernels;
+    auto& ssd = ssdLine.kernels;
     const auto n = static_cast<std::int64_t>(pcie.size());
     Bytes rest = bytes;
+    std::int64_t last = from - 1;  // the last kernel whose budgets this claim changed
     for (std::int64_t k = from; rest > 0 && k < n; ++k) {
         if (pcie[k].full) continue;
         if (rest + pcie[k].claimed > pcie[k].capacity) {
@@ -82,7 +88,12 @@ void claimPcie(std::vector<KernelLinkBudget>& pcie, std::vector<KernelLinkBudget
                 }
             }
         }
+        pcieLine.sync(k);
+        ssdLine.sync(k);
+        last = k;
     }
+    pcieLine.logChange(from, last);
+    ssdLine.logChange(from, last);
 }
 
 }  // namespace
@@ -102,7 +113,7 @@ std::int64_t G10LinkBudgets::evictToHostDone(Bytes bytes, std::int64_t from) con
 std::int64_t G10LinkBudgets::evictToSsdDoneIfFree(Bytes bytes, std::int64_t from,
                                                   std::int64_t until) const {
     for (std::int64_t k = from; k < until && k < kernelCount(); ++k)
-        if (!gpuToSsd_[k].full) return walkForward(gpuToSsd_, bytes, from);
+        if (!gpuToSsd_.kernels[static_cast<size_t>(k)].full) return walkForward(gpuToSsd_, bytes, from);
     return -1;
 }
 std::int64_t G10LinkBudgets::fetchFromSsdStart(Bytes bytes, std::int64_t neededAt) const {

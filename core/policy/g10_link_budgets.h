@@ -5,6 +5,7 @@
 // prefetch must start. SSD transfers also cross the GPU's PCIe link in G10's machine, so claiming
 // SSD bandwidth claims PCIe bandwidth too, and PCIe traffic beyond what the SSD leaves free
 // spills into the SSD budget (G10's coupling, kept as G10 wrote it; docs/policies-g10-most.md).
+#include "core/policy/g10_prefix_sum_tree.h"
 #include "core/sim/hardware.h"
 #include "core/trace/profile.h"
 
@@ -41,10 +42,32 @@ public:
     void claimFetchFromSsd(Bytes bytes, std::int64_t from);
     void claimFetchFromHost(Bytes bytes, std::int64_t from);
 
-    std::int64_t kernelCount() const { return static_cast<std::int64_t>(gpuToSsd_.size()); }
+    std::int64_t kernelCount() const { return static_cast<std::int64_t>(gpuToSsd_.kernels.size()); }
+
+    // Every claim logs, per direction, the kernel range [from, to] whose budgets it changed, so a
+    // caller that caches a walk can tell whether the walk still holds: a walk only reads the
+    // kernels between its start and its result.
+    struct Change {
+        std::int64_t from = 0;
+        std::int64_t to = 0;
+    };
+    const std::vector<Change>& gpuToSsdChanges() const { return gpuToSsd_.changes; }
+    const std::vector<Change>& ssdToGpuChanges() const { return ssdToGpu_.changes; }
+
+    // One direction's budgets and a prefix-sum tree over their free bytes, kept in step, so the
+    // walks above take O(log n) instead of one step per kernel.
+    struct Line {
+        std::vector<KernelLinkBudget> kernels;
+        PrefixSumTree freeBytes;
+        std::vector<Change> changes;
+        void sync(std::int64_t k) { freeBytes.set(k, kernels[static_cast<size_t>(k)].free()); }
+        void logChange(std::int64_t from, std::int64_t to) {
+            if (from <= to) changes.push_back({from, to});
+        }
+    };
 
 private:
-    std::vector<KernelLinkBudget> ssdToGpu_, hostToGpu_, gpuToSsd_, gpuToHost_;
+    Line ssdToGpu_, hostToGpu_, gpuToSsd_, gpuToHost_;
 };
 
 }  // namespace spillway

@@ -55,6 +55,7 @@ public:
             intervals_.push_back(iv);
         }
         done_.assign(intervals_.size(), false);
+        halves_.assign(intervals_.size(), {});
     }
 
     Plan run() {
@@ -95,6 +96,7 @@ private:
         for (std::int64_t k = iv.firstIdle; k < endOf(iv); ++k) hostUse_[k % n_] += bytesOf(iv);
     }
     void release(const InactiveInterval& iv, std::int64_t afterKernel, std::int64_t beforeKernel) {
+        ++version_;
         for (std::int64_t k = afterKernel + 1; k < beforeKernel; ++k) resident_[k % n_] -= bytesOf(iv);
     }
     // The kernel (on the unrolled axis, within [from, to)) whose window holds time t; -1 if none.
@@ -114,7 +116,35 @@ private:
     // G10's ranking: the bytes x time this interval could take off the kernels that need more
     // than the GPU holds (counting only between the points where half the tensor has left and
     // where half must be back); ties by interval time x size; then by position (ours).
-    std::int64_t mostRelievingInterval() const {
+    //
+    // G10 re-ranks every interval in every round, but the ranks only change when a migration
+    // changes the memory estimate or the link budgets (`version_`); most rounds just set an
+    // interval aside. So the ranking is a heap rebuilt after each change, and a round without
+    // one takes the next interval from it: the same choice, without re-ranking thousands of
+    // intervals per round.
+    struct Rank {
+        __int128 area = 0;
+        __int128 tie = 0;
+        size_t index = 0;
+        // Heap order: the top is the largest area, then the largest tie, then the first index.
+        bool operator<(const Rank& o) const {
+            if (area != o.area) return area < o.area;
+            if (tie != o.tie) return tie < o.tie;
+            return index > o.index;
+        }
+    };
+    std::int64_t mostRelievingInterval() {
+        if (rankedVersion_ != version_) {
+            rankAll();
+            rankedVersion_ = version_;
+        }
+        while (!ranking_.empty() && done_[ranking_.front().index]) {
+            std::pop_heap(ranking_.begin(), ranking_.end());
+            ranking_.pop_back();
+        }
+        return ranking_.empty() ? -1 : static_cast<std::int64_t>(ranking_.front().index);
+    }
+    void rankAll() {
         std::vector<Nanoseconds> overTime(static_cast<size_t>(n_) + 1, 0);
         for (std::int64_t k = 0; k < n_; ++k)
             overTime[k + 1] = overTime[k] + (resident_[k] > hw_.gpuCapacity ? profile_.kernels[k].duration : 0);
@@ -128,8 +158,7 @@ private:
             }
             return sum;
         };
-        std::int64_t best = -1;
-        __int128 bestArea = -1, bestTie = 0;
+        ranking_.clear();
         for (size_t i = 0; i < intervals_.size(); ++i) {
             if (done_[i]) continue;
             const auto& iv = intervals_[i];
@@ -138,18 +167,45 @@ private:
             if (looped(iv)) {
                 area = over(iv.firstIdle, endOf(iv)) * size;
             } else {
-                const auto leftHalf = budgets_.evictToSsdDone(size / 2, iv.firstIdle);
-                const auto backHalf = budgets_.fetchFromSsdStart(size / 2, iv.nextUse);
-                area = over(leftHalf, backHalf) * size;
+                const auto& halves = halvesOf(i);
+                area = over(halves.leftHalf, halves.backHalf) * size;
             }
-            const __int128 tie = static_cast<__int128>(iv.time) * size;
-            if (best < 0 || area > bestArea || (area == bestArea && tie > bestTie)) {
-                best = static_cast<std::int64_t>(i);
-                bestArea = area;
-                bestTie = tie;
-            }
+            ranking_.push_back({area, static_cast<__int128>(iv.time) * size, i});
         }
-        return best;
+        std::make_heap(ranking_.begin(), ranking_.end());
+    }
+
+    // Where half of interval i's tensor has left over the SSD budget and where half of it must
+    // start coming back. Cached: G10 asks this of every interval in every round, but a claim
+    // only changes the walks that read the kernels it claimed.
+    struct Halves {
+        std::int64_t leftHalf = 0;
+        std::int64_t backHalf = 0;
+        size_t outChangesSeen = 0;
+        size_t inChangesSeen = 0;
+        bool known = false;
+    };
+    const Halves& halvesOf(size_t i) const {
+        auto& h = halves_[i];
+        const auto& iv = intervals_[i];
+        auto touched = [](const std::vector<G10LinkBudgets::Change>& log, size_t seen, std::int64_t from,
+                          std::int64_t to) {
+            for (size_t j = seen; j < log.size(); ++j)
+                if (log[j].from <= to && log[j].to >= from) return true;
+            return false;
+        };
+        const auto& out = budgets_.gpuToSsdChanges();
+        const auto& in = budgets_.ssdToGpuChanges();
+        if (!h.known || touched(out, h.outChangesSeen, iv.firstIdle, h.leftHalf) ||
+            touched(in, h.inChangesSeen, h.backHalf, iv.nextUse - 1)) {
+            const Bytes size = bytesOf(iv);
+            h.leftHalf = budgets_.evictToSsdDone(size / 2, iv.firstIdle);
+            h.backHalf = budgets_.fetchFromSsdStart(size / 2, iv.nextUse);
+            h.known = true;
+        }
+        h.outChangesSeen = out.size();
+        h.inChangesSeen = in.size();
+        return h;
     }
 
     // One step of G10's loop. Returns false when G10 would stall on this interval for the rest
@@ -205,6 +261,7 @@ private:
         const Bytes size = bytesOf(iv);
         plan.directives.push_back({iv.firstIdle, DirectiveKind::PreEvict, id, to});
         local_.push_back({id, size, fetchAt, done});
+        ++version_;  // the claims below change the link budgets
         if (to == Tier::Host) {
             budgets_.claimFetchFromHost(size, fetchAt);
             budgets_.claimEvictToHost(size, iv.firstIdle);
@@ -280,6 +337,10 @@ private:
     Bytes targetLine_ = 0;
     std::vector<InactiveInterval> intervals_;
     std::vector<bool> done_;
+    mutable std::vector<Halves> halves_;  // see halvesOf
+    std::vector<Rank> ranking_;           // see mostRelievingInterval
+    std::uint64_t version_ = 0;           // bumped when the estimate or the budgets change
+    std::uint64_t rankedVersion_ = ~std::uint64_t{0};
     std::vector<LocalEviction> local_;
 };
 

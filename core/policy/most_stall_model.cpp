@@ -15,6 +15,8 @@ MostStallModel::MostStallModel(const Profile& profile, const HardwareConfig& har
     out_ = ssd ? &hardware.gpuToSsd : &hardware.gpuToHost;
     in_ = ssd ? &hardware.ssdToGpu : &hardware.hostToGpu;
     target_ = ssd ? Tier::Ssd : Tier::Host;
+    const bool hostTakesEvictions = hardware.hostCapacity > 0 && hardware.gpuToHost.bytesPerSecond > 0;
+    uvmOut_ = hostTakesEvictions ? &hardware.gpuToHost : (ssd ? &hardware.gpuToSsd : &hardware.gpuToHost);
 }
 
 std::int64_t MostStallModel::kernelAt(Nanoseconds t, std::int64_t limit) const {

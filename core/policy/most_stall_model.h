@@ -26,8 +26,16 @@ public:
     Nanoseconds oversubStall(Bytes bytes) const;
     // A tensor is gone from the GPU between its eviction and its prefetch.
     void release(Bytes bytes, std::int64_t fromUnrolled, std::int64_t toUnrolled);
+    // Replaces the per-kernel estimate (the planner recomputes it when queued transfers move).
+    void setResident(std::vector<Bytes> resident) { resident_ = std::move(resident); }
+    std::int64_t kernelCount() const { return n_; }
 
     const LinkSpec& outLink() const { return *out_; }
+    // Where UVM itself evicts on the critical path: host memory while the machine has some for
+    // evicted data, else the SSD. When that is the link MOST pre-evicts over, those evictions
+    // queue behind the planned pre-evictions.
+    const LinkSpec& uvmEvictionLink() const { return *uvmOut_; }
+    bool uvmEvictsOverOutLink() const { return uvmOut_ == out_; }
     const LinkSpec& inLink() const { return *in_; }
     Tier target() const { return target_; }
 
@@ -38,6 +46,7 @@ private:
     std::vector<Bytes> resident_;
     const LinkSpec* out_;
     const LinkSpec* in_;
+    const LinkSpec* uvmOut_;
     Tier target_;
 };
 

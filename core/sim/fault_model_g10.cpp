@@ -51,13 +51,24 @@ G10KernelBandwidth g10KernelBandwidth(const Kernel& kernel, Bytes inputBytes, By
 Nanoseconds g10FaultTime(const G10KernelBandwidth& bw, const FaultDemand& d, const HardwareConfig& hw) {
     const std::int64_t ssdIn = d.inputs.fromSsd > 0 ? bw.ssdIn : 0;
     const std::int64_t ssdOut = d.outputs.fromSsd > 0 ? bw.ssdOut : 0;
-    const std::int64_t hostCap = std::max<std::int64_t>(1, hw.hostToGpu.bytesPerSecond - std::max(ssdIn, ssdOut));
+    const std::int64_t hostRest = hw.hostToGpu.bytesPerSecond - std::max(ssdIn, ssdOut);
+    const Bytes hostInBytes = d.inputs.fromHost + d.inputs.zeroFill;
+    const Bytes hostOutBytes = d.outputs.fromHost + d.outputs.zeroFill;
+    if (hostRest <= 0) {
+        // The SSD share leaves host faults no bandwidth (SSD as fast as PCIe, as in G10's
+        // 32 GB/s sweep point). G10 computes in doubles: a side without host faults gives
+        // 0/0 = NaN, which std::max then ignores (deltaT = the SSD part); host faults on both
+        // sides give +inf, which its conversion to unsigned cycles turns into 0 on x86-64. We
+        // reproduce both outcomes, since G10's published sweep depends on them.
+        const Nanoseconds ssdOnly = (d.inputs.fromSsd > 0 ? timeAt(d.inputs.fromSsd, ssdIn) : 0) +
+                                    (d.outputs.fromSsd > 0 ? timeAt(d.outputs.fromSsd, ssdOut) : 0);
+        return hostInBytes > 0 && hostOutBytes > 0 ? 0 : ssdOnly;
+    }
+    const std::int64_t hostCap = hostRest;
     const std::int64_t hostIn = std::min(bw.hostIn, hostCap);
     const std::int64_t hostOut = std::min(bw.hostOut, hostCap);
     const Nanoseconds ssdTime = (d.inputs.fromSsd > 0 ? timeAt(d.inputs.fromSsd, ssdIn) : 0) +
                                 (d.outputs.fromSsd > 0 ? timeAt(d.outputs.fromSsd, ssdOut) : 0);
-    const Bytes hostInBytes = d.inputs.fromHost + d.inputs.zeroFill;
-    const Bytes hostOutBytes = d.outputs.fromHost + d.outputs.zeroFill;
     const Nanoseconds hostTime = (hostInBytes > 0 ? timeAt(hostInBytes, hostIn) : 0) +
                                  (hostOutBytes > 0 ? timeAt(hostOutBytes, hostOut) : 0);
     return std::max(ssdTime, hostTime);

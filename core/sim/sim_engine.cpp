@@ -79,6 +79,8 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     }
 
     const Liveness liveness = computeLiveness(profile);
+    liveness_ = liveness.tensors;
+    reorderOnUse_ = hw.faultModel != FaultModel::G10Calibrated;
     producer_.resize(profile.tensors.size());
     for (std::size_t t = 0; t < profile.tensors.size(); ++t) producer_[t] = liveness.tensors[t].producer;
     needsRecompute_.assign(profile.tensors.size(), 0);

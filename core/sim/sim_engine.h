@@ -11,6 +11,7 @@
 #include "core/sim/link_queue.h"
 #include "core/sim/residency_recorder.h"
 #include "core/sim/simulator.h"
+#include "core/analysis/liveness.h"
 
 #include <deque>
 #include <optional>
@@ -45,7 +46,7 @@ private:
 
     // directives (sim_engine_directives.cpp)
     Nanoseconds issueDirectives(std::int64_t kernelPos, Nanoseconds t);
-    void prefetch(std::int32_t tensor, Nanoseconds t);
+    void prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntilStamp);
     void preEvict(std::int32_t tensor, Tier target, Nanoseconds t);
     Nanoseconds discard(std::int32_t tensor, bool eager);
     void release(std::int32_t tensor, bool recompute);
@@ -84,6 +85,12 @@ private:
     Bytes arrivingBytes_ = 0;
     std::deque<std::int32_t> deadQueue_;  // lazily discarded GPU blocks: first victims
     std::int64_t stamp_ = 0;
+    std::int64_t currentPos_ = 0;  // profile position of the kernel being run
+    std::vector<TensorLiveness> liveness_;
+    // G10's GPU page list is ordered by allocation only: a kernel using a resident page does
+    // not move it to the most recently used end (GPUPageTable::LRUAccess is called from
+    // allocPTE alone). Under the g10-calibrated model we keep that order; otherwise true LRU.
+    bool reorderOnUse_ = true;
 
     bool recording_ = false;
     SimulationResult result_;

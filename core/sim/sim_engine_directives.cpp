@@ -18,7 +18,14 @@ Nanoseconds Engine::issueDirectives(std::int64_t kernelPos, Nanoseconds t) {
     for (const Directive* d : directivesAt_[kernelPos]) {
         const std::int32_t tensor = static_cast<std::int32_t>(d->tensor);
         switch (d->kind) {
-            case DirectiveKind::Prefetch: prefetch(tensor, t); break;
+            case DirectiveKind::Prefetch: {
+                // keepUntil names a kernel position, counted forward from kernelPos (wrapping
+                // into the next iteration); turn it into the stamp that kernel will run with.
+                const auto n = static_cast<std::int64_t>(profile_.kernels.size());
+                const std::int64_t keep = d->keepUntil < 0 ? -1 : stamp_ + ((d->keepUntil - kernelPos) % n + n) % n;
+                prefetch(tensor, t, keep);
+                break;
+            }
             case DirectiveKind::PreEvict: preEvict(tensor, d->target, t); break;
             case DirectiveKind::Discard: criticalPath += discard(tensor, true); break;
             case DirectiveKind::DiscardLazy: discard(tensor, false); break;
@@ -30,7 +37,7 @@ Nanoseconds Engine::issueDirectives(std::int64_t kernelPos, Nanoseconds t) {
     return criticalPath;
 }
 
-void Engine::prefetch(std::int32_t tensor, Nanoseconds t) {
+void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntilStamp) {
     if (needsRecompute_[tensor]) return;  // its producer re-runs before the use; nothing to copy
     Bytes need = 0;
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
@@ -39,7 +46,8 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t) {
             // A lazily discarded block that is still resident is simply made valid again.
             x.dead = false;
             x.protectStamp = stamp_;
-            blocks_.touch(b);
+            x.keepUntilStamp = std::max(x.keepUntilStamp, keepUntilStamp);
+            if (reorderOnUse_) blocks_.touch(b);
         } else {
             need += x.bytes;
         }
@@ -77,6 +85,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t) {
         x.discarded = false;
         placeOnGpu(b, ready);
         x.protectStamp = stamp_;
+        x.keepUntilStamp = keepUntilStamp;
         if (ready > t) {
             arrivals_.push({ready, x.bytes});
             arrivingBytes_ += x.bytes;

@@ -54,6 +54,7 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     const Kernel& kernel = profile_.kernels[pos];
     const KernelTensors& kt = kernelTensors_[pos];
     ++stamp_;
+    currentPos_ = pos;
     drainReleases(t);
     // What this kernel touches may not be chosen as a victim by its own directives or faults.
     for (const auto* side : {&kt.inputs, &kt.outputs})
@@ -83,7 +84,7 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
                 Block& x = blocks_[b];
                 side.total += x.bytes;
                 if (x.loc == BlockLoc::Gpu) {
-                    blocks_.touch(b);
+                    if (reorderOnUse_) blocks_.touch(b);
                     if (x.dead) {
                         // Used after a lazy discard without a prefetch: refault as zero-fill.
                         x.dead = false;

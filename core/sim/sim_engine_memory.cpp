@@ -86,7 +86,8 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
     std::vector<std::int32_t> hostVictims, ssdVictims;
     auto victimOk = [&](std::int32_t b) {
         const Block& x = blocks_[b];
-        return x.loc == BlockLoc::Gpu && x.protectStamp != stamp_ && x.readyAt <= t;
+        return x.loc == BlockLoc::Gpu && x.protectStamp != stamp_ && x.readyAt <= t &&
+               (forKernel || x.keepUntilStamp < stamp_);
     };
     while (hw_.gpuCapacity - gpuUsed_ + releasingBytes_ + toHost + toSsd < need) {
         // Lazily discarded blocks go first and leave without a write-back.
@@ -109,6 +110,12 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
                                      "' cannot fit: every GPU block is in use by it or still arriving");
         }
         Block& x = blocks_[b];
+        if (plan_.dropDeadOnEviction && !liveness_[x.tensor].liveAt(currentPos_)) {
+            // Dead data: released without a write-back (see Plan::dropDeadOnEviction).
+            noteTensor(x.tensor, t);
+            dropBlock(b);
+            continue;
+        }
         const Tier to = spillTier(x.bytes);
         blocks_.unlink(b);
         if (recording_) gpuBytesOut_ += x.bytes;

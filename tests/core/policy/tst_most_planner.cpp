@@ -9,11 +9,12 @@
 using namespace spillway;
 
 namespace {
-// A GPU with a direct SSD link at `ssdBytesPerSecond` each way, 20 us SSD latency, 45 us faults.
+// A GPU with a direct SSD link at `ssdBytesPerSecond` each way, 20 us SSD latency, 45 us faults,
+// and, as in MOST's evaluation, no host memory for evicted data: UVM evicts to the SSD too.
 HardwareConfig ssdMachine(Bytes gpu, std::int64_t ssdBytesPerSecond) {
     HardwareConfig hw;
     hw.gpuCapacity = gpu;
-    hw.hostCapacity = 64 * kGiB;
+    hw.hostCapacity = 0;
     hw.ssdCapacity = 1024 * kGiB;
     hw.hostToGpu = hw.gpuToHost = {32 * kGiB, 0};
     hw.ssdToGpu = hw.gpuToSsd = {ssdBytesPerSecond, 20'000};
@@ -64,6 +65,26 @@ private slots:
                                               {4, DirectiveKind::Prefetch, 100, Tier::Gpu}};
         QCOMPARE(test::migrations(profile, plan), expected);
         QCOMPARE(plan.notes.at("migrations_traded_against_delay"), std::string("1"));
+    }
+    void queuesASecondPrefetchBehindTheFirstOnTheSsdLink() {
+        // A and C (1 GiB each) are written by kernel 0 and read by kernel 7; B1..B5 = 1 GiB and
+        // B6 = 0.25 GiB; 2.5 GiB GPU, so kernels 1-5 are 0.5 GiB over. SSD 16 GiB/s: a move takes
+        // 62.52 ms. A (first on equal benefit) is pre-evicted at 1 and prefetched at its P_safe,
+        // kernel 6 (600 -> 662.52 ms, before the use at 700 ms; kernel 6 fits with A back).
+        // C's fetch issued at 6 too would wait for A's on the SSD->GPU link and land at
+        // 725.04 ms, 25 ms late: its P_safe is kernel 5 (500 -> 562.52 ms), where C fits.
+        // Without the link queue both would be prefetched at kernel 6.
+        Profile profile = test::longGapProfile({kGiB, kGiB, kGiB, kGiB, kGiB, kGiB / 4});
+        profile.tensors.push_back({.id = 101, .name = "C", .bytes = kGiB});
+        profile.kernels.front().outputs.push_back(101);
+        profile.kernels.back().inputs.push_back(101);
+        const auto plan = planMost(profile, ssdMachine(5 * kGiB / 2, 16 * kGiB));
+        const std::vector<Directive> expected{{1, DirectiveKind::PreEvict, 100, Tier::Ssd},
+                                              {1, DirectiveKind::PreEvict, 101, Tier::Ssd},
+                                              {5, DirectiveKind::Prefetch, 101, Tier::Gpu},
+                                              {6, DirectiveKind::Prefetch, 100, Tier::Gpu}};
+        QCOMPARE(test::migrations(profile, plan), expected);
+        QCOMPARE(plan.notes.at("foreseen_late_prefetch_ns"), std::string("0"));
     }
     void movesNothingWhenMemorySuffices() {
         const auto profile = test::longGapProfile({kGiB, kGiB, kGiB, kGiB});
