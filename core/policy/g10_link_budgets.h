@@ -4,7 +4,7 @@
 // already claimed. G10's planner uses them to find when a pre-eviction is done and how early a
 // prefetch must start. SSD transfers also cross the GPU's PCIe link in G10's machine, so claiming
 // SSD bandwidth claims PCIe bandwidth too, and PCIe traffic beyond what the SSD leaves free
-// spills into the SSD budget (G10's coupling, kept as G10 wrote it; docs/policies-g10-most.md).
+// spills into the SSD budget (G10's coupling, kept as G10 wrote it; docs/policies.md).
 #include "core/policy/g10_prefix_sum_tree.h"
 #include "core/sim/hardware.h"
 #include "core/trace/profile.h"

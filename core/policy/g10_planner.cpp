@@ -1,5 +1,5 @@
 // G10 (Zhang et al., MICRO 2023), the planner of G10's artifact (src/analysis.cc,
-// scheduling_prefetch) rewritten on Spillway's model; docs/policies-g10-most.md lists every rule
+// scheduling_prefetch) rewritten on Spillway's model; docs/policies.md lists every rule
 // and where we depart from G10's code.
 //
 // 1. Estimate the memory each kernel needs if nothing moved (g10_resident_estimate.h).
@@ -55,6 +55,10 @@ public:
             intervals_.push_back(iv);
         }
         done_.assign(intervals_.size(), false);
+        // A one-kernel interval is set aside whenever it is picked (see consider), so it never
+        // moves anything: set aside up front, it costs no rounds.
+        for (size_t i = 0; i < intervals_.size(); ++i)
+            if (intervals_[i].kernelCount == 1) done_[i] = true;
         halves_.assign(intervals_.size(), {});
     }
 
@@ -123,8 +127,8 @@ private:
     // one takes the next interval from it: the same choice, without re-ranking thousands of
     // intervals per round.
     struct Rank {
-        __int128 area = 0;
-        __int128 tie = 0;
+        __extension__ __int128 area = 0;
+        __extension__ __int128 tie = 0;
         size_t index = 0;
         // Heap order: the top is the largest area, then the largest tie, then the first index.
         bool operator<(const Rank& o) const {
@@ -137,6 +141,13 @@ private:
         if (rankedVersion_ != version_) {
             rankAll();
             rankedVersion_ = version_;
+            // Most rounds change the ranks; one scan finds the top without building the heap.
+            const auto top = std::max_element(ranking_.begin(), ranking_.end());
+            return top == ranking_.end() ? -1 : static_cast<std::int64_t>(top->index);
+        }
+        if (!heapBuilt_) {
+            std::make_heap(ranking_.begin(), ranking_.end());
+            heapBuilt_ = true;
         }
         while (!ranking_.empty() && done_[ranking_.front().index]) {
             std::pop_heap(ranking_.begin(), ranking_.end());
@@ -172,7 +183,7 @@ private:
             }
             ranking_.push_back({area, static_cast<__int128>(iv.time) * size, i});
         }
-        std::make_heap(ranking_.begin(), ranking_.end());
+        heapBuilt_ = false;
     }
 
     // Where half of interval i's tensor has left over the SSD budget and where half of it must
@@ -339,6 +350,7 @@ private:
     std::vector<bool> done_;
     mutable std::vector<Halves> halves_;  // see halvesOf
     std::vector<Rank> ranking_;           // see mostRelievingInterval
+    bool heapBuilt_ = false;
     std::uint64_t version_ = 0;           // bumped when the estimate or the budgets change
     std::uint64_t rankedVersion_ = ~std::uint64_t{0};
     std::vector<LocalEviction> local_;

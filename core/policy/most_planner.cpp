@@ -1,4 +1,4 @@
-// MOST (Kim et al.), the flowchart of its Fig. 3 on Spillway's model; docs/policies-g10-most.md
+// MOST (Kim et al.), the flowchart of its Fig. 3 on Spillway's model; docs/policies.md
 // says how we read the parts the paper leaves open.
 //
 // For every inactive interval, in descending order of eviction benefit B = size x interval time:

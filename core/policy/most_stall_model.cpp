@@ -34,13 +34,4 @@ bool MostStallModel::anyOversubscription() const {
     return std::any_of(resident_.begin(), resident_.end(), [&](Bytes b) { return b > hw_.gpuCapacity; });
 }
 
-Nanoseconds MostStallModel::oversubStall(Bytes bytes) const {
-    if (bytes <= 0) return 0;
-    return hw_.faultLatency + out_->latency + transferTime(*out_, bytes);
-}
-
-void MostStallModel::release(Bytes bytes, std::int64_t fromUnrolled, std::int64_t toUnrolled) {
-    for (std::int64_t k = fromUnrolled; k < toUnrolled; ++k) resident_[k % n_] -= bytes;
-}
-
 }  // namespace spillway

@@ -1,8 +1,9 @@
 #pragma once
-// MOST's cost model (Kim et al., "MOST: Memory Oversubscription-aware Scheduling for Tensor
-// Migration on GPU Unified Storage"), estimated from kernel durations and link bandwidths only:
-// the time UVM spends evicting on the critical path when the GPU is over capacity
-// (Oversub_stall), and the time a kernel waits for a prefetch that started too late (P_delay).
+// What MOST's cost model (Kim et al., "MOST: Memory Oversubscription-aware Scheduling for Tensor
+// Migration on GPU Unified Storage") reads, from kernel durations and the machine only: kernel
+// start times, the bytes each kernel keeps on the GPU (so how far it is over capacity), and the
+// links: the one MOST migrates over and the one UVM evicts over. The stall terms themselves
+// (Oversub_stall, P_delay) are computed in most_planner.cpp against the link queues.
 #include "core/sim/hardware.h"
 #include "core/trace/profile.h"
 
@@ -22,11 +23,8 @@ public:
     // Bytes over GPU capacity at the worst kernel of [from, to) (unrolled), 0 if none.
     Bytes worstExcess(std::int64_t from, std::int64_t to) const;
     bool anyOversubscription() const;
-    // UVM eviction on the critical path of `bytes`: fault-handling latency + the transfer out.
-    Nanoseconds oversubStall(Bytes bytes) const;
-    // A tensor is gone from the GPU between its eviction and its prefetch.
-    void release(Bytes bytes, std::int64_t fromUnrolled, std::int64_t toUnrolled);
-    // Replaces the per-kernel estimate (the planner recomputes it when queued transfers move).
+    // Replaces the per-kernel estimate: the planner rebuilds it from every planned migration,
+    // because queued transfers move when a new one is queued ahead of them.
     void setResident(std::vector<Bytes> resident) { resident_ = std::move(resident); }
     std::int64_t kernelCount() const { return n_; }
 

@@ -1,4 +1,4 @@
-// The g10 planner was made faster (Fenwick trees over the link budgets, docs/policies-g10-most.md)
+// The g10 planner was made faster (Fenwick trees over the link budgets, docs/policies.md)
 // without changing what it plans. The fingerprints below were taken from the plans of the
 // straightforward version (commit 44f6d72) before the speed work; any change to a directive,
 // its order, or the planner's notes changes them.
