@@ -10,26 +10,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "cli_runner.h"
+
 using namespace spillway;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(SPILLWAY_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(120000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 // Three kernels: k0 writes a (4 KiB), k1 reads a and writes b (8 KiB), k2 reads b and the
 // weight w (1 KiB, persistent). Peak: at k1, a + b + w = 13 KiB.

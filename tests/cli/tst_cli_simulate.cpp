@@ -13,26 +13,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "cli_runner.h"
+
 using namespace spillway;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(SPILLWAY_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(300000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 
 const QString kBert = QStringLiteral(SPILLWAY_SHARED_DATA "/g10/derived/BERT_Base_256");
 
