@@ -7,8 +7,6 @@ namespace spillway::views {
 
 namespace {
 
-QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
-
 bool isNumeric(int column) {
     return column != KernelTableModel::Name && column != KernelTableModel::Op &&
            column != KernelTableModel::Phase;
@@ -38,9 +36,9 @@ QVariant KernelTableModel::sortValue(int row, int column) const {
     switch (column) {
     case Position: return qint64(row);
     case Id: return qint64(k.id);
-    case Name: return qstr(k.name);
-    case Op: return qstr(k.op);
-    case Phase: return qstr(toString(k.phase));
+    case Name: return toQString(k.name);
+    case Op: return toQString(k.op);
+    case Phase: return toQString(toString(k.phase));
     case Duration: return qint64(k.duration);
     case InputCount: return qint64(k.inputs.size());
     case OutputCount: return qint64(k.outputs.size());
@@ -68,10 +66,10 @@ QString KernelTableModel::toolTip(int row) const {
     return tr("<b>%1</b><br>operator: %2<br>kernel #%3 (id %4), %5 phase<br>"
               "duration: %6 ns<br>inputs: %7 tensors, %8 bytes<br>outputs: %9 tensors, %10 bytes"
               "<br>workspace: %11 bytes")
-        .arg(qstr(k.name).toHtmlEscaped(), qstr(k.op).toHtmlEscaped())
+        .arg(toQString(k.name).toHtmlEscaped(), toQString(k.op).toHtmlEscaped())
         .arg(row)
         .arg(k.id)
-        .arg(qstr(toString(k.phase)))
+        .arg(toQString(toString(k.phase)))
         .arg(k.duration)
         .arg(k.inputs.size())
         .arg(data_->kernelInputBytes[r])

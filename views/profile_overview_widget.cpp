@@ -14,7 +14,7 @@ namespace spillway::views {
 namespace {
 
 QString qstr(std::string_view text) {
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())).toHtmlEscaped();
+    return toQString(text).toHtmlEscaped();
 }
 
 QString row(const QString& label, const QString& value) {

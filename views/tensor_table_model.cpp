@@ -7,8 +7,6 @@ namespace spillway::views {
 
 namespace {
 
-QString qstr(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
-
 // Numbers are right-aligned; names and kernel labels ("#3 relu_kernel") read from the left.
 bool isRightAligned(int column) {
     return column == TensorTableModel::Id || column == TensorTableModel::Size ||
@@ -41,8 +39,8 @@ QVariant TensorTableModel::sortValue(int row, int column) const {
     const auto& live = data_->liveness.tensors[r];
     switch (column) {
     case Id: return qint64(t.id);
-    case Name: return qstr(t.name);
-    case Kind: return qstr(toString(t.kind));
+    case Name: return toQString(t.name);
+    case Kind: return toQString(toString(t.kind));
     case Size: return qint64(t.bytes);
     case Persistent: return t.persistent ? tr("yes") : tr("no");
     case Producer: return qint64(data_->tensorProducer[r]);
@@ -55,7 +53,7 @@ QVariant TensorTableModel::sortValue(int row, int column) const {
 
 QString TensorTableModel::kernelLabel(std::int64_t kernelPos) const {
     if (kernelPos < 0) return QStringLiteral("—");
-    return QStringLiteral("#%1 %2").arg(kernelPos).arg(qstr(data_->profile->kernels[static_cast<size_t>(kernelPos)].name));
+    return QStringLiteral("#%1 %2").arg(kernelPos).arg(toQString(data_->profile->kernels[static_cast<size_t>(kernelPos)].name));
 }
 
 QVariant TensorTableModel::displayValue(int row, int column) const {
@@ -74,9 +72,9 @@ QString TensorTableModel::toolTip(int row) const {
     const auto& t = data_->profile->tensors[r];
     const auto& live = data_->liveness.tensors[r];
     QString tip = tr("<b>%1</b><br>id %2, %3, job %4<br>%5 bytes (%6)%7")
-                      .arg(qstr(t.name).toHtmlEscaped())
+                      .arg(toQString(t.name).toHtmlEscaped())
                       .arg(t.id)
-                      .arg(qstr(toString(t.kind)))
+                      .arg(toQString(toString(t.kind)))
                       .arg(t.job)
                       .arg(t.bytes)
                       .arg(formatBytes(t.bytes),

@@ -87,7 +87,7 @@ int importBench(const State& state, nlohmann::ordered_json& out) {
     } else {
         fmt::print("workload {} ({} kernels, {} tensors, {} of JSON), {} runs each\n",
                    state.workload, profile.kernels.size(), profile.tensors.size(),
-                   humanBytes(static_cast<std::int64_t>(json.size())), state.repeat);
+                   readableBytes(static_cast<std::int64_t>(json.size())), state.repeat);
         for (const auto& r : rows)
             fmt::print("  {:<30} median {:8.2f} ms  min {:8.2f} ms  x{:.1f} baseline\n",
                        r["step"].get<std::string>(), r["median_ms"].get<double>(),

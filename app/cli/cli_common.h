@@ -1,7 +1,8 @@
 #pragma once
 // Shared bits of spillway-cli's commands: how a profile path and its options are given, exit
-// codes, and human-readable units.
+// codes; human-readable units come from core/trace/format_units.h.
 #include "core/io/import_options.h"
+#include "core/trace/format_units.h"
 
 #include <CLI/CLI.hpp>
 
@@ -24,8 +25,5 @@ struct ProfileArgs {
 
 // Adds PROFILE, --from, --batch and --results to a subcommand.
 void addProfileArgs(CLI::App& cmd, ProfileArgs& args);
-
-std::string humanBytes(std::int64_t bytes);
-std::string humanTime(std::int64_t ns);
 
 }  // namespace spillway::cli

@@ -50,10 +50,10 @@ void printTable(const std::vector<Row>& rows) {
         }
         const auto& r = *row.result;
         const auto s = speedup(rows.front(), row);
-        fmt::print("{:<22} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", row.policy, humanTime(r.iterationTime),
-                   s ? fmt::format("{:.2f}x", *s) : std::string("-"), humanTime(r.totals.compute),
-                   humanTime(r.totals.faultStall), humanTime(r.totals.oversubStall),
-                   humanTime(r.totals.latePrefetchStall), humanBytes(totalTraffic(r)));
+        fmt::print("{:<22} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", row.policy, readableDuration(r.iterationTime),
+                   s ? fmt::format("{:.2f}x", *s) : std::string("-"), readableDuration(r.totals.compute),
+                   readableDuration(r.totals.faultStall), readableDuration(r.totals.oversubStall),
+                   readableDuration(r.totals.latePrefetchStall), readableBytes(totalTraffic(r)));
     }
 }
 
@@ -125,7 +125,7 @@ CommandAction addCompareCommand(CLI::App& app) {
             } else {
                 fmt::print("{} on {} ({}, fault model {})\n\n",
                            profile.metadata.model.empty() ? state->args.path : profile.metadata.model, hardware.id,
-                           humanBytes(hardware.gpuCapacity), toString(hardware.faultModel));
+                           readableBytes(hardware.gpuCapacity), toString(hardware.faultModel));
                 printTable(rows);
             }
             for (const auto& row : rows)

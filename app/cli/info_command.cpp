@@ -63,27 +63,27 @@ void printSummary(const Profile& p, const ProfileSummary& s) {
                p.metadata.batch ? fmt::format(", batch {}", p.metadata.batch) : "");
     fmt::print("Source      {} ({})\n", p.metadata.source, p.metadata.sourcePath);
     fmt::print("Kernels     {}\nTensors     {}\nJobs        {}\n", s.kernelCount, s.tensorCount, s.jobCount);
-    fmt::print("Footprint   {} (persistent {})\n", humanBytes(s.footprintBytes), humanBytes(s.persistentBytes));
+    fmt::print("Footprint   {} (persistent {})\n", readableBytes(s.footprintBytes), readableBytes(s.persistentBytes));
     if (s.peakKernelPos >= 0) {
         const auto& k = p.kernels[s.peakKernelPos];
-        fmt::print("Peak        {} at kernel {} (id {}, {})\n", humanBytes(s.peakBytes), s.peakKernelPos, k.id, k.name);
+        fmt::print("Peak        {} at kernel {} (id {}, {})\n", readableBytes(s.peakBytes), s.peakKernelPos, k.id, k.name);
     }
     if (s.largestWorkingSetKernelPos >= 0) {
         const auto& k = p.kernels[s.largestWorkingSetKernelPos];
-        fmt::print("Working set {} at most, at kernel {} (id {}, {})\n", humanBytes(s.largestWorkingSetBytes),
+        fmt::print("Working set {} at most, at kernel {} (id {}, {})\n", readableBytes(s.largestWorkingSetBytes),
                    s.largestWorkingSetKernelPos, k.id, k.name);
     }
-    fmt::print("Time        {} (sum of kernel times, everything resident)\n", humanTime(s.totalTime));
+    fmt::print("Time        {} (sum of kernel times, everything resident)\n", readableDuration(s.totalTime));
     fmt::print("\nPer phase:\n");
     for (const auto& [phase, totals] : s.phases)
-        fmt::print("  {:<10} {:>7} kernels  {:>14}\n", toString(phase), totals.kernels, humanTime(totals.time));
+        fmt::print("  {:<10} {:>7} kernels  {:>14}\n", toString(phase), totals.kernels, readableDuration(totals.time));
     fmt::print("\nPer kind:\n");
     for (const auto& [kind, totals] : s.kinds)
-        fmt::print("  {:<16} {:>7} tensors  {:>12}\n", toString(kind), totals.tensors, humanBytes(totals.bytes));
+        fmt::print("  {:<16} {:>7} tensors  {:>12}\n", toString(kind), totals.tensors, readableBytes(totals.bytes));
     fmt::print("\nLargest tensors:\n");
     for (auto pos : s.largestTensors) {
         const auto& t = p.tensors[pos];
-        fmt::print("  {:>8}  {:<32} {:>12}  {}\n", t.id, t.name, humanBytes(t.bytes), toString(t.kind));
+        fmt::print("  {:>8}  {:<32} {:>12}  {}\n", t.id, t.name, readableBytes(t.bytes), toString(t.kind));
     }
 }
 

@@ -154,7 +154,7 @@ void printSimulatorBench(const nlohmann::ordered_json& r) {
             fmt::print("    {:<20} {:>9.2f} {:>11.2f} {:>10.2f} {:>9.2f} {:>11}  {}\n", row["policy"].get<std::string>(),
                        row["plan_median_ms"].get<double>(), row["simulate_median_ms"].get<double>(),
                        row["total_median_ms"].get<double>(), row["ratio_to_import"].get<double>(),
-                       peak >= 0 ? humanBytes(peak) : std::string("?"), g10);
+                       peak >= 0 ? readableBytes(peak) : std::string("?"), g10);
         }
     }
 }

@@ -68,11 +68,11 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
     fmt::print("Profile     {}{} ({} kernels)\n", profile.metadata.model.empty() ? "(unnamed)" : profile.metadata.model,
                profile.metadata.batch ? fmt::format(", batch {}", profile.metadata.batch) : "",
                profile.kernels.size());
-    fmt::print("Hardware    {} (GPU {}, fault model {})\n", hardware.id, humanBytes(hardware.gpuCapacity),
+    fmt::print("Hardware    {} (GPU {}, fault model {})\n", hardware.id, readableBytes(hardware.gpuCapacity),
                toString(hardware.faultModel));
     fmt::print("Policy      {} ({} directives)\n", plan.policy, plan.directives.size());
     const double slowdown = r.idealTime > 0 ? static_cast<double>(r.iterationTime) / static_cast<double>(r.idealTime) : 0.0;
-    fmt::print("Iteration   {}  (ideal {}, x{:.2f})\n\n", humanTime(r.iterationTime), humanTime(r.idealTime), slowdown);
+    fmt::print("Iteration   {}  (ideal {}, x{:.2f})\n\n", readableDuration(r.iterationTime), readableDuration(r.idealTime), slowdown);
     fmt::print("Where the time went:\n");
     const std::pair<const char*, Nanoseconds> split[] = {
         {"compute", r.totals.compute},
@@ -80,19 +80,19 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
         {"oversubscription stall", r.totals.oversubStall},
         {"late-prefetch stall", r.totals.latePrefetchStall}};
     for (const auto& [name, ns] : split)
-        fmt::print("  {:<24} {:>14}  {:5.1f}%\n", name, humanTime(ns), share(ns, r.iterationTime));
-    fmt::print("  {:<24} {:>14}  (transfers hidden behind kernels)\n", "overlap", humanTime(r.totals.overlap));
+        fmt::print("  {:<24} {:>14}  {:5.1f}%\n", name, readableDuration(ns), share(ns, r.iterationTime));
+    fmt::print("  {:<24} {:>14}  (transfers hidden behind kernels)\n", "overlap", readableDuration(r.totals.overlap));
     fmt::print("\nTraffic:\n");
     bool any = false;
     for (auto link : kLinks) {
         const auto bytes = r.traffic[static_cast<int>(link)];
         if (bytes == 0) continue;
         any = true;
-        fmt::print("  {:<24} {:>14}\n", toString(link), humanBytes(bytes));
+        fmt::print("  {:<24} {:>14}\n", toString(link), readableBytes(bytes));
     }
     if (!any) fmt::print("  (none)\n");
-    fmt::print("\nFault batches {}   discard saved {}   peak GPU {}\n", r.faultBatches, humanBytes(r.discardSavedBytes),
-               humanBytes(r.peakGpuBytes));
+    fmt::print("\nFault batches {}   discard saved {}   peak GPU {}\n", r.faultBatches, readableBytes(r.discardSavedBytes),
+               readableBytes(r.peakGpuBytes));
 }
 
 }  // namespace spillway::cli
