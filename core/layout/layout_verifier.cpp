@@ -1,0 +1,91 @@
+#include "core/layout/layout_verifier.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace spillway {
+
+namespace {
+
+std::string describe(const Buffer& b, Bytes offset) {
+    return fmt::format("'{}' (ticks [{}, {}), bytes [{}, {}))", b.id, b.lower, b.upper, offset, offset + b.size);
+}
+
+}  // namespace
+
+std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, const Layout& layout,
+                                          size_t maxViolations) {
+    std::vector<LayoutViolation> out;
+    auto report = [&](std::string message) {
+        if (out.size() < maxViolations) out.push_back({std::move(message)});
+    };
+    const auto& buffers = problem.buffers;
+    if (layout.offsets.size() != buffers.size()) {
+        report(fmt::format("layout has {} offsets for {} buffers", layout.offsets.size(), buffers.size()));
+        return out;
+    }
+    std::vector<bool> placeable(buffers.size(), true);
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        const Buffer& b = buffers[i];
+        const Bytes offset = layout.offsets[i];
+        if (b.size <= 0 || b.upper <= b.lower) {
+            report(fmt::format("buffer '{}' is empty (size {}, ticks [{}, {}))", b.id, b.size, b.lower, b.upper));
+            placeable[i] = false;
+        }
+        if (offset < 0) {
+            report(fmt::format("buffer '{}' has a negative offset {}", b.id, offset));
+            placeable[i] = false;
+        } else if (problem.alignment > 1 && offset % problem.alignment != 0) {
+            report(fmt::format("buffer '{}' offset {} is not a multiple of the alignment {}", b.id, offset,
+                               problem.alignment));
+        }
+        if (problem.capacity && offset + b.size > *problem.capacity)
+            report(fmt::format("buffer {} ends past the capacity {}", describe(b, offset), *problem.capacity));
+    }
+    // Sweep the ticks; the buffers live now are kept by offset. If everything inserted so far is
+    // disjoint, a new buffer can only collide with its neighbours in offset order.
+    std::vector<std::tuple<std::int64_t, int, size_t>> events;  // tick, 0 = end / 1 = start, buffer
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        if (!placeable[i]) continue;
+        events.emplace_back(buffers[i].lower, 1, i);
+        events.emplace_back(buffers[i].upper, 0, i);
+    }
+    std::sort(events.begin(), events.end());
+    std::multimap<Bytes, size_t> live;  // offset -> buffer
+    std::vector<std::multimap<Bytes, size_t>::iterator> where(buffers.size(), live.end());
+    std::vector<bool> inserted(buffers.size(), false);
+    for (const auto& [tick, isStart, i] : events) {
+        if (!isStart) {
+            if (inserted[i]) live.erase(where[i]);
+            inserted[i] = false;
+            continue;
+        }
+        const Bytes begin = layout.offsets[i], end = begin + buffers[i].size;
+        bool clash = false;
+        auto next = live.lower_bound(begin);
+        if (next != live.end() && next->first < end) {
+            clash = true;
+            report(fmt::format("buffers {} and {} overlap at tick {}", describe(buffers[i], begin),
+                               describe(buffers[next->second], next->first), tick));
+        }
+        if (!clash && next != live.begin()) {
+            auto prev = std::prev(next);
+            if (prev->first + buffers[prev->second].size > begin) {
+                clash = true;
+                report(fmt::format("buffers {} and {} overlap at tick {}", describe(buffers[i], begin),
+                                   describe(buffers[prev->second], prev->first), tick));
+            }
+        }
+        if (out.size() >= maxViolations) break;
+        if (!clash) {
+            where[i] = live.emplace(begin, i);
+            inserted[i] = true;
+        }
+    }
+    return out;
+}
+
+}  // namespace spillway

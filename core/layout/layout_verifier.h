@@ -1,0 +1,20 @@
+#pragma once
+// The one check every layout passes through, whichever method made it: offsets present for every
+// buffer, non-negative and aligned, no two buffers live at the same tick overlapping in memory,
+// and (when the problem has a capacity) the arena within it. O(n log n + overlaps).
+#include "core/layout/allocation_problem.h"
+
+#include <string>
+#include <vector>
+
+namespace spillway {
+
+struct LayoutViolation {
+    std::string message;  // names the buffer ids, ticks and byte ranges involved
+};
+
+// Empty when the layout is valid. Stops after `maxViolations` problems.
+std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, const Layout& layout,
+                                          size_t maxViolations = 20);
+
+}  // namespace spillway
