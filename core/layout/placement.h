@@ -1,0 +1,55 @@
+#pragma once
+// Placement methods: each turns an allocation problem into a layout (an offset per buffer).
+// One file per method (placement_<name>.cpp); this header is their common face, and `place`
+// picks one by the name the CLI and the plan model use.
+#include "core/layout/allocation_problem.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace spillway {
+
+struct PlacementOptions {
+    // Search methods (exact, best) stop after this long and return the best layout found so far.
+    double timeLimitSeconds = 10.0;
+    // Worker threads for methods that search in parallel; 0 = all cores.
+    unsigned threads = 0;
+    // roam only: the tick at which each of the order's independent segments starts, ascending
+    // (from the ROAM order, core/layout/order_roam.h). Empty = one segment.
+    std::vector<std::int64_t> segmentStarts;
+};
+
+struct PlacementResult {
+    std::string method;
+    Layout layout;               // one offset per buffer (empty when the method found none)
+    Bytes arena = 0;             // max(offset + size)
+    Bytes lowerBound = 0;        // loadLowerBound(problem)
+    bool fits = false;           // a layout exists and, with a capacity, arena <= capacity
+    bool provenOptimal = false;  // exact search finished (or arena == lowerBound)
+    double seconds = 0;          // wall time spent
+    std::string note;            // why it stopped, what it could not do
+};
+
+// greedy-by-size: sizes descending, each at the lowest offset that fits.
+PlacementResult placeGreedyBySize(const AllocationProblem& problem, const PlacementOptions& options);
+// llfb: long-lived first (longest interval first), best-fit gap.
+PlacementResult placeLongLivedFirstBestFit(const AllocationProblem& problem, const PlacementOptions& options);
+// exact: branch and bound for the smallest arena or, with a capacity, any layout within it.
+PlacementResult placeExact(const AllocationProblem& problem, const PlacementOptions& options);
+// best: the fastest high-quality method for large problems (best of several greedy orders plus
+// local search), for 10,000 to 30,000 buffers.
+PlacementResult placeBest(const AllocationProblem& problem, const PlacementOptions& options);
+// caching-allocator: PyTorch's CUDA caching allocator replayed online in tick order (512-byte
+// rounding, small and large pools, 2 MiB and larger segments, best-fit with splitting, no moving).
+PlacementResult placeCachingAllocator(const AllocationProblem& problem, const PlacementOptions& options);
+// roam: per-segment layouts concatenated, long-lived buffers at the bottom, conflicts repaired.
+PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptions& options);
+
+// Names accepted by `place`, in the order tables list them.
+const std::vector<std::string>& placementMethodNames();
+// Throws std::invalid_argument naming the accepted methods when `method` is unknown.
+PlacementResult place(std::string_view method, const AllocationProblem& problem, const PlacementOptions& options);
+
+}  // namespace spillway

@@ -1,0 +1,64 @@
+#include "core/layout/profile_allocation.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace spillway {
+
+AllocationProblem allocationProblemFromProfile(const Profile& profile, const std::vector<std::int64_t>& order) {
+    const std::int64_t n = static_cast<std::int64_t>(profile.kernels.size());
+    std::vector<std::int64_t> tickOf(n, -1);  // kernel position -> tick in the run order
+    if (order.empty()) {
+        for (std::int64_t k = 0; k < n; ++k) tickOf[k] = k;
+    } else {
+        if (static_cast<std::int64_t>(order.size()) != n)
+            throw std::invalid_argument(fmt::format("order has {} kernels, the profile {}", order.size(), n));
+        for (std::int64_t t = 0; t < n; ++t) {
+            const std::int64_t k = order[t];
+            if (k < 0 || k >= n || tickOf[k] >= 0)
+                throw std::invalid_argument(fmt::format("order entry {} ({}) is not a kernel position or repeats one", t, k));
+            tickOf[k] = t;
+        }
+    }
+    const ProfileIndex index(profile);
+    std::vector<std::int64_t> first(profile.tensors.size(), -1), last(profile.tensors.size(), -1);
+    for (std::int64_t k = 0; k < n; ++k) {
+        auto touch = [&](TensorId id) {
+            const std::int64_t t = index.tensorPos(id);
+            if (t < 0) return;
+            const std::int64_t tick = tickOf[k];
+            if (first[t] < 0 || tick < first[t]) first[t] = tick;
+            if (tick > last[t]) last[t] = tick;
+        };
+        for (TensorId id : profile.kernels[k].inputs) touch(id);
+        for (TensorId id : profile.kernels[k].outputs) touch(id);
+    }
+    auto aligned = [](Bytes bytes) { return (bytes + kProfileAlignment - 1) / kProfileAlignment * kProfileAlignment; };
+    AllocationProblem problem;
+    problem.alignment = kProfileAlignment;
+    for (size_t t = 0; t < profile.tensors.size(); ++t) {
+        const Tensor& tensor = profile.tensors[t];
+        if (first[t] < 0 || tensor.bytes <= 0) continue;
+        Buffer b;
+        b.id = fmt::format("t{}", tensor.id);
+        b.lower = tensor.persistent ? 0 : first[t];
+        b.upper = tensor.persistent ? n : last[t] + 1;
+        b.size = aligned(tensor.bytes);
+        b.origin.tensor = tensor.id;
+        problem.buffers.push_back(std::move(b));
+    }
+    for (std::int64_t k = 0; k < n; ++k) {
+        if (profile.kernels[k].workspaceBytes <= 0) continue;
+        Buffer b;
+        b.id = fmt::format("ws{}", profile.kernels[k].id);
+        b.lower = tickOf[k];
+        b.upper = tickOf[k] + 1;
+        b.size = aligned(profile.kernels[k].workspaceBytes);
+        b.origin.kernelPos = k;
+        problem.buffers.push_back(std::move(b));
+    }
+    return problem;
+}
+
+}  // namespace spillway

@@ -1,0 +1,22 @@
+#pragma once
+// The allocation problem of a profile run in a given order: one buffer per used tensor, live from
+// the first to the last kernel that touches it in that order (persistent tensors: the whole
+// iteration), and one per kernel workspace, live while its kernel runs. Ticks are positions in
+// the run order, so a layout of this problem is the arena a plan deploys.
+#include "core/layout/allocation_problem.h"
+#include "core/trace/profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace spillway {
+
+// CUDA's allocation granularity, the alignment profile problems use.
+constexpr Bytes kProfileAlignment = 512;
+
+// `order`: kernel positions in run order (empty = program order); it must be a permutation of
+// the kernel positions (throws std::invalid_argument otherwise). Sizes are rounded up to the
+// alignment. Unused tensors get no buffer.
+AllocationProblem allocationProblemFromProfile(const Profile& profile, const std::vector<std::int64_t>& order);
+
+}  // namespace spillway
