@@ -1,34 +1,28 @@
 #include "views/kernel_table_model.h"
 
 #include "views/format_units.h"
-#include "views/table_roles.h"
 
 namespace spillway::views {
 
-namespace {
+KernelTableModel::KernelTableModel(QObject* parent)
+    : ProfileTableModel(
+          {
+              {QT_TR_NOOP("#"), QT_TR_NOOP("Position in program (captured) order")},
+              {QT_TR_NOOP("Id"), QT_TR_NOOP("Kernel id in the profile")},
+              {QT_TR_NOOP("Name"), QT_TR_NOOP("Kernel name")},
+              {QT_TR_NOOP("Operator"), QT_TR_NOOP("Framework operator the kernel belongs to")},
+              {QT_TR_NOOP("Phase"), QT_TR_NOOP("Training phase")},
+              {QT_TR_NOOP("Duration"), QT_TR_NOOP("Run time with every tensor resident in GPU memory")},
+              {QT_TR_NOOP("Inputs"), QT_TR_NOOP("Number of tensors read")},
+              {QT_TR_NOOP("Outputs"), QT_TR_NOOP("Number of tensors written")},
+              {QT_TR_NOOP("Input bytes"), QT_TR_NOOP("Total size of the tensors read")},
+              {QT_TR_NOOP("Output bytes"), QT_TR_NOOP("Total size of the tensors written")},
+              {QT_TR_NOOP("Workspace"), QT_TR_NOOP("Scratch memory live only while the kernel runs")},
+          },
+          parent) {}
 
-bool isNumeric(int column) {
-    return column != KernelTableModel::Name && column != KernelTableModel::Op &&
-           column != KernelTableModel::Phase;
-}
-
-}  // namespace
-
-KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void KernelTableModel::setViewData(std::shared_ptr<const ProfileViewData> data) {
-    beginResetModel();
-    data_ = std::move(data);
-    endResetModel();
-}
-
-int KernelTableModel::rowCount(const QModelIndex& parent) const {
-    if (parent.isValid() || !data_) return 0;
-    return static_cast<int>(data_->profile->kernels.size());
-}
-
-int KernelTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
+int KernelTableModel::rowsIn(const ProfileViewData& data) const {
+    return static_cast<int>(data.profile->kernels.size());
 }
 
 QVariant KernelTableModel::sortValue(int row, int column) const {
@@ -78,42 +72,9 @@ QString KernelTableModel::toolTip(int row) const {
         .arg(k.workspaceBytes);
 }
 
-QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
-    if (!data_ || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    switch (role) {
-    case Qt::DisplayRole: return displayValue(index.row(), index.column());
-    case kSortRole: return sortValue(index.row(), index.column());
-    case Qt::ToolTipRole: return toolTip(index.row());
-    case Qt::TextAlignmentRole:
-        return isNumeric(index.column()) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                         : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    default: return {};
-    }
-}
 
-QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const titles[ColumnCount] = {
-        QT_TR_NOOP("#"),        QT_TR_NOOP("Id"),      QT_TR_NOOP("Name"),
-        QT_TR_NOOP("Operator"), QT_TR_NOOP("Phase"),   QT_TR_NOOP("Duration"),
-        QT_TR_NOOP("Inputs"),   QT_TR_NOOP("Outputs"), QT_TR_NOOP("Input bytes"),
-        QT_TR_NOOP("Output bytes"), QT_TR_NOOP("Workspace")};
-    static const char* const tips[ColumnCount] = {
-        QT_TR_NOOP("Position in program (captured) order"),
-        QT_TR_NOOP("Kernel id in the profile"),
-        QT_TR_NOOP("Kernel name"),
-        QT_TR_NOOP("Framework operator the kernel belongs to"),
-        QT_TR_NOOP("Training phase"),
-        QT_TR_NOOP("Run time with every tensor resident in GPU memory"),
-        QT_TR_NOOP("Number of tensors read"),
-        QT_TR_NOOP("Number of tensors written"),
-        QT_TR_NOOP("Total size of the tensors read"),
-        QT_TR_NOOP("Total size of the tensors written"),
-        QT_TR_NOOP("Scratch memory live only while the kernel runs")};
-    if (role == Qt::DisplayRole) return tr(titles[section]);
-    if (role == Qt::ToolTipRole) return tr(tips[section]);
-    return {};
+bool KernelTableModel::isRightAligned(int column) const {
+    return column != Name && column != Op && column != Phase;
 }
 
 }  // namespace spillway::views

@@ -1,15 +1,11 @@
 #pragma once
 // One row per kernel of a profile, in program order. The model never changes a profile: it
 // shows one immutable ProfileViewData and resets when it is given another.
-#include "views/profile_view_data.h"
-
-#include <QAbstractTableModel>
-
-#include <memory>
+#include "views/profile_table_model.h"
 
 namespace spillway::views {
 
-class KernelTableModel : public QAbstractTableModel {
+class KernelTableModel : public ProfileTableModel {
     Q_OBJECT
 public:
     enum Column {
@@ -29,21 +25,13 @@ public:
 
     explicit KernelTableModel(QObject* parent = nullptr);
 
-    // nullptr shows nothing.
-    void setViewData(std::shared_ptr<const ProfileViewData> data);
-    const std::shared_ptr<const ProfileViewData>& viewData() const { return data_; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
 private:
-    QVariant sortValue(int row, int column) const;
-    QVariant displayValue(int row, int column) const;
-    QString toolTip(int row) const;
-
-    std::shared_ptr<const ProfileViewData> data_;
+    int rowsIn(const ProfileViewData& data) const override;
+    QVariant sortValue(int row, int column) const override;
+    QVariant displayValue(int row, int column) const override;
+    QString toolTip(int row) const override;
+    bool isRightAligned(int column) const override;
+    QString translate(const char* text) const override { return tr(text); }
 };
 
 }  // namespace spillway::views

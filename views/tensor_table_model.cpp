@@ -1,35 +1,26 @@
 #include "views/tensor_table_model.h"
 
 #include "views/format_units.h"
-#include "views/table_roles.h"
 
 namespace spillway::views {
 
-namespace {
+TensorTableModel::TensorTableModel(QObject* parent)
+    : ProfileTableModel(
+          {
+              {QT_TR_NOOP("Id"), QT_TR_NOOP("Tensor id in the profile")},
+              {QT_TR_NOOP("Name"), QT_TR_NOOP("Tensor name")},
+              {QT_TR_NOOP("Kind"), QT_TR_NOOP("What the tensor holds (weight, activation, gradient, ...)")},
+              {QT_TR_NOOP("Size"), QT_TR_NOOP("Size in bytes")},
+              {QT_TR_NOOP("Persistent"), QT_TR_NOOP("Survives the iteration (weights, optimizer state)")},
+              {QT_TR_NOOP("Producer"), QT_TR_NOOP("First kernel that writes the tensor")},
+              {QT_TR_NOOP("First use"), QT_TR_NOOP("First kernel that reads or writes the tensor")},
+              {QT_TR_NOOP("Last use"), QT_TR_NOOP("Last kernel that reads or writes the tensor")},
+              {QT_TR_NOOP("Uses"), QT_TR_NOOP("Number of kernels that read or write the tensor")},
+          },
+          parent) {}
 
-// Numbers are right-aligned; names and kernel labels ("#3 relu_kernel") read from the left.
-bool isRightAligned(int column) {
-    return column == TensorTableModel::Id || column == TensorTableModel::Size ||
-           column == TensorTableModel::Uses;
-}
-
-}  // namespace
-
-TensorTableModel::TensorTableModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void TensorTableModel::setViewData(std::shared_ptr<const ProfileViewData> data) {
-    beginResetModel();
-    data_ = std::move(data);
-    endResetModel();
-}
-
-int TensorTableModel::rowCount(const QModelIndex& parent) const {
-    if (parent.isValid() || !data_) return 0;
-    return static_cast<int>(data_->profile->tensors.size());
-}
-
-int TensorTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
+int TensorTableModel::rowsIn(const ProfileViewData& data) const {
+    return static_cast<int>(data.profile->tensors.size());
 }
 
 // Kernel positions sort numerically; "none" (-1) sorts before every kernel.
@@ -86,39 +77,10 @@ QString TensorTableModel::toolTip(int row) const {
                      .arg(kernelLabel(live.firstUse).toHtmlEscaped(), kernelLabel(live.lastUse).toHtmlEscaped());
 }
 
-QVariant TensorTableModel::data(const QModelIndex& index, int role) const {
-    if (!data_ || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    switch (role) {
-    case Qt::DisplayRole: return displayValue(index.row(), index.column());
-    case kSortRole: return sortValue(index.row(), index.column());
-    case Qt::ToolTipRole: return toolTip(index.row());
-    case Qt::TextAlignmentRole:
-        return isRightAligned(index.column()) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                              : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    default: return {};
-    }
-}
 
-QVariant TensorTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const titles[ColumnCount] = {
-        QT_TR_NOOP("Id"),       QT_TR_NOOP("Name"),      QT_TR_NOOP("Kind"),
-        QT_TR_NOOP("Size"),     QT_TR_NOOP("Persistent"), QT_TR_NOOP("Producer"),
-        QT_TR_NOOP("First use"), QT_TR_NOOP("Last use"), QT_TR_NOOP("Uses")};
-    static const char* const tips[ColumnCount] = {
-        QT_TR_NOOP("Tensor id in the profile"),
-        QT_TR_NOOP("Tensor name"),
-        QT_TR_NOOP("What the tensor holds (weight, activation, gradient, ...)"),
-        QT_TR_NOOP("Size in bytes"),
-        QT_TR_NOOP("Survives the iteration (weights, optimizer state)"),
-        QT_TR_NOOP("First kernel that writes the tensor"),
-        QT_TR_NOOP("First kernel that reads or writes the tensor"),
-        QT_TR_NOOP("Last kernel that reads or writes the tensor"),
-        QT_TR_NOOP("Number of kernels that read or write the tensor")};
-    if (role == Qt::DisplayRole) return tr(titles[section]);
-    if (role == Qt::ToolTipRole) return tr(tips[section]);
-    return {};
+// Numbers are right-aligned; names and kernel labels ("#3 relu_kernel") read from the left.
+bool TensorTableModel::isRightAligned(int column) const {
+    return column == Id || column == Size || column == Uses;
 }
 
 }  // namespace spillway::views

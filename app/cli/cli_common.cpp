@@ -29,4 +29,10 @@ void addProfileArgs(CLI::App& cmd, ProfileArgs& args) {
                    "Folder with G10 cudnn<B>*.txt measurements for a G10 transformer graph");
 }
 
+nlohmann::ordered_json kernelRefJson(const Profile& profile, std::int64_t position) {
+    if (position < 0 || position >= static_cast<std::int64_t>(profile.kernels.size())) return nullptr;
+    const Kernel& k = profile.kernels[static_cast<size_t>(position)];
+    return {{"position", position}, {"id", k.id}, {"name", k.name}};
+}
+
 }  // namespace spillway::cli

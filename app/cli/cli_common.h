@@ -4,7 +4,10 @@
 #include "core/io/import_options.h"
 #include "core/trace/format_units.h"
 
+#include "core/trace/profile.h"
+
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -25,5 +28,9 @@ struct ProfileArgs {
 
 // Adds PROFILE, --from, --batch and --results to a subcommand.
 void addProfileArgs(CLI::App& cmd, ProfileArgs& args);
+
+// How every command's JSON names a kernel: {"position", "id", "name"}; null for a position
+// outside the profile (-1 = none).
+nlohmann::ordered_json kernelRefJson(const Profile& profile, std::int64_t position);
 
 }  // namespace spillway::cli

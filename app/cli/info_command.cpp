@@ -28,16 +28,10 @@ nlohmann::ordered_json summaryJson(const Profile& p, const ProfileSummary& s) {
     j["max_workspace_bytes"] = s.maxWorkspaceBytes;
     j["total_time_ns"] = s.totalTime;
     j["peak_bytes"] = s.peakBytes;
-    if (s.peakKernelPos >= 0) {
-        const auto& k = p.kernels[s.peakKernelPos];
-        j["peak_kernel"] = {{"position", s.peakKernelPos}, {"id", k.id}, {"name", k.name}};
-    } else {
-        j["peak_kernel"] = nullptr;
-    }
+    j["peak_kernel"] = kernelRefJson(p, s.peakKernelPos);
     if (s.largestWorkingSetKernelPos >= 0) {
-        const auto& k = p.kernels[s.largestWorkingSetKernelPos];
         j["largest_working_set"] = {{"bytes", s.largestWorkingSetBytes},
-                                    {"kernel", {{"position", s.largestWorkingSetKernelPos}, {"id", k.id}, {"name", k.name}}}};
+                                    {"kernel", kernelRefJson(p, s.largestWorkingSetKernelPos)}};
     } else {
         j["largest_working_set"] = nullptr;
     }

@@ -41,11 +41,10 @@ nlohmann::ordered_json kernelTimingsJson(const Profile& profile, const Plan& pla
         const auto& t = r.kernels[i];
         // The result lists kernels in run order; the plan's order maps that back to the profile.
         const auto pos = i < plan.order.size() ? plan.order[i] : static_cast<std::int64_t>(i);
-        nlohmann::ordered_json k{{"run_index", i}, {"position", pos}};
-        if (pos >= 0 && pos < static_cast<std::int64_t>(profile.kernels.size())) {
-            k["id"] = profile.kernels[pos].id;
-            k["name"] = profile.kernels[pos].name;
-        }
+        nlohmann::ordered_json k{{"run_index", i}};
+        const auto ref = kernelRefJson(profile, pos);
+        if (ref.is_null()) k["position"] = pos;
+        else k.update(ref);
         k["start_ns"] = t.start;
         k["end_ns"] = t.end;
         k["compute_ns"] = t.compute;

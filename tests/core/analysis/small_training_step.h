@@ -20,51 +20,30 @@
 //       2      102      5         0      B, E           L
 //       3      103     15         0      L, A           G, T
 //       4      104     40         8      W, G, S        W, S
-#include "core/trace/profile.h"
+#include "tests/support/profile_builder.h"
 
 namespace spillway::testing {
 
 inline Profile smallTrainingStep() {
-    Profile p;
-    p.metadata.model = "small training step";
-    p.jobs = {{0, "job"}};
-    auto tensor = [&](TensorId id, const char* name, Bytes bytes, TensorKind kind, bool persistent) {
-        Tensor t;
-        t.id = id;
-        t.name = name;
-        t.bytes = bytes;
-        t.kind = kind;
-        t.persistent = persistent;
-        p.tensors.push_back(t);
-    };
-    tensor(10, "W", 100, TensorKind::Weight, true);
-    tensor(11, "X", 10, TensorKind::Input, false);
-    tensor(12, "A", 40, TensorKind::Activation, false);
-    tensor(13, "B", 20, TensorKind::Activation, false);
-    tensor(14, "L", 5, TensorKind::Activation, false);
-    tensor(15, "G", 100, TensorKind::Gradient, false);
-    tensor(16, "U", 7, TensorKind::Temporary, false);
-    tensor(17, "S", 50, TensorKind::OptimizerState, true);
-    tensor(18, "E", 60, TensorKind::Weight, true);
-    tensor(19, "T", 4, TensorKind::Temporary, false);
-    auto kernel = [&](KernelId id, const char* name, Nanoseconds duration, Bytes workspace,
-                      std::vector<TensorId> inputs, std::vector<TensorId> outputs, KernelPhase phase) {
-        Kernel k;
-        k.id = id;
-        k.name = name;
-        k.duration = duration;
-        k.workspaceBytes = workspace;
-        k.inputs = std::move(inputs);
-        k.outputs = std::move(outputs);
-        k.phase = phase;
-        p.kernels.push_back(k);
-    };
-    kernel(100, "fwd1", 10, 0, {11}, {12, 19}, KernelPhase::Forward);
-    kernel(101, "fwd2", 20, 30, {12, 10, 19, 18}, {13}, KernelPhase::Forward);
-    kernel(102, "loss", 5, 0, {13, 18}, {14}, KernelPhase::Loss);
-    kernel(103, "bwd", 15, 0, {14, 12}, {15, 19}, KernelPhase::Backward);
-    kernel(104, "update", 40, 8, {10, 15, 17}, {10, 17}, KernelPhase::Optimizer);
-    return p;
+    using K = TensorKind;
+    using P = KernelPhase;
+    return ProfileBuilder("small training step")
+        .tensor(10, "W", 100, K::Weight, true)
+        .tensor(11, "X", 10, K::Input, false)
+        .tensor(12, "A", 40, K::Activation, false)
+        .tensor(13, "B", 20, K::Activation, false)
+        .tensor(14, "L", 5, K::Activation, false)
+        .tensor(15, "G", 100, K::Gradient, false)
+        .tensor(16, "U", 7, K::Temporary, false)
+        .tensor(17, "S", 50, K::OptimizerState, true)
+        .tensor(18, "E", 60, K::Weight, true)
+        .tensor(19, "T", 4, K::Temporary, false)
+        .kernel(100, "fwd1", P::Forward, 10, {11}, {12, 19})
+        .kernel(101, "fwd2", P::Forward, 20, {12, 10, 19, 18}, {13}, 30)
+        .kernel(102, "loss", P::Loss, 5, {13, 18}, {14})
+        .kernel(103, "bwd", P::Backward, 15, {14, 12}, {15, 19})
+        .kernel(104, "update", P::Optimizer, 40, {10, 15, 17}, {10, 17}, 8)
+        .build();
 }
 
 }  // namespace spillway::testing

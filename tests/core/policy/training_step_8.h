@@ -24,7 +24,7 @@
 //       6      b1     backward  10  G1, X, W1     W1        55
 //       7      opt    optimizer  5  W2, G1        W2        65   (iteration ends at 70)
 #include "core/plan/plan.h"
-#include "core/trace/profile.h"
+#include "tests/support/profile_builder.h"
 
 #include <QStringList>
 #include <string_view>
@@ -32,47 +32,28 @@
 namespace spillway::testing {
 
 inline Profile trainingStep8() {
-    Profile p;
-    p.metadata.model = "eight-kernel training step";
-    p.jobs = {{0, "job"}};
-    auto tensor = [&](TensorId id, const char* name, Bytes mib, TensorKind kind, bool persistent) {
-        Tensor t;
-        t.id = id;
-        t.name = name;
-        t.bytes = mib * kMiB;
-        t.kind = kind;
-        t.persistent = persistent;
-        p.tensors.push_back(t);
-    };
-    tensor(1, "W1", 4, TensorKind::Weight, true);
-    tensor(2, "W2", 4, TensorKind::Weight, true);
-    tensor(3, "X", 2, TensorKind::Input, false);
-    tensor(4, "A1", 8, TensorKind::Activation, false);
-    tensor(5, "A2", 8, TensorKind::Activation, false);
-    tensor(6, "L", 2, TensorKind::Activation, false);
-    tensor(7, "G2", 8, TensorKind::Gradient, false);
-    tensor(8, "G1", 8, TensorKind::Gradient, false);
-    tensor(9, "T", 2, TensorKind::Temporary, false);
-    auto kernel = [&](KernelId id, const char* name, KernelPhase phase, Nanoseconds ms,
-                      std::vector<TensorId> inputs, std::vector<TensorId> outputs) {
-        Kernel k;
-        k.id = id;
-        k.name = name;
-        k.duration = ms * 1'000'000;
-        k.inputs = std::move(inputs);
-        k.outputs = std::move(outputs);
-        k.phase = phase;
-        p.kernels.push_back(k);
-    };
-    kernel(100, "f1", KernelPhase::Forward, 10, {3, 1}, {4});
-    kernel(101, "f2", KernelPhase::Forward, 10, {4, 2}, {5});
-    kernel(102, "f3", KernelPhase::Forward, 10, {5}, {9});
-    kernel(103, "loss", KernelPhase::Loss, 5, {9}, {6});
-    kernel(104, "b3", KernelPhase::Backward, 10, {6, 5}, {7});
-    kernel(105, "b2", KernelPhase::Backward, 10, {7, 4, 2}, {8});
-    kernel(106, "b1", KernelPhase::Backward, 10, {8, 3, 1}, {1});
-    kernel(107, "opt", KernelPhase::Optimizer, 5, {2, 8}, {2});
-    return p;
+    using K = TensorKind;
+    using P = KernelPhase;
+    constexpr Nanoseconds ms = 1'000'000;
+    return ProfileBuilder("eight-kernel training step")
+        .tensor(1, "W1", 4 * kMiB, K::Weight, true)
+        .tensor(2, "W2", 4 * kMiB, K::Weight, true)
+        .tensor(3, "X", 2 * kMiB, K::Input, false)
+        .tensor(4, "A1", 8 * kMiB, K::Activation, false)
+        .tensor(5, "A2", 8 * kMiB, K::Activation, false)
+        .tensor(6, "L", 2 * kMiB, K::Activation, false)
+        .tensor(7, "G2", 8 * kMiB, K::Gradient, false)
+        .tensor(8, "G1", 8 * kMiB, K::Gradient, false)
+        .tensor(9, "T", 2 * kMiB, K::Temporary, false)
+        .kernel(100, "f1", P::Forward, 10 * ms, {3, 1}, {4})
+        .kernel(101, "f2", P::Forward, 10 * ms, {4, 2}, {5})
+        .kernel(102, "f3", P::Forward, 10 * ms, {5}, {9})
+        .kernel(103, "loss", P::Loss, 5 * ms, {9}, {6})
+        .kernel(104, "b3", P::Backward, 10 * ms, {6, 5}, {7})
+        .kernel(105, "b2", P::Backward, 10 * ms, {7, 4, 2}, {8})
+        .kernel(106, "b1", P::Backward, 10 * ms, {8, 3, 1}, {1})
+        .kernel(107, "opt", P::Optimizer, 5 * ms, {2, 8}, {2})
+        .build();
 }
 
 // Readable directives for QCOMPARE: "5 prefetch A1 keep 5", "1 pre-evict X ssd", "7 discard X".
