@@ -36,11 +36,25 @@ struct Directive {
     bool operator==(const Directive&) const = default;
 };
 
+// Where one buffer sits in the plan's arena (core/layout): a tensor, or a kernel's workspace.
+struct ArenaSlot {
+    TensorId tensor = -1;                  // >= 0: this tensor
+    std::int64_t workspaceKernelPos = -1;  // >= 0 with tensor < 0: that kernel's workspace
+    Bytes offset = 0;
+    Bytes bytes = 0;                       // as placed (rounded up to the alignment)
+    bool operator==(const ArenaSlot&) const = default;
+};
+
 struct Plan {
     std::string policy;             // planner that made it, e.g. "g10", "most+discard"
     std::vector<std::int64_t> order;  // kernel positions in run order; empty = program order
     std::vector<Directive> directives;  // sorted by kernelPos, stable
     std::map<std::string, std::string> notes;
+    // The arena layout (empty = none planned): which placement method made it, its size, and
+    // one slot per buffer of allocationProblemFromProfile(profile, order).
+    std::string placement;
+    Bytes arenaBytes = 0;
+    std::vector<ArenaSlot> arena;
     // Eviction releases a victim whose tensor is dead at the running kernel (outside its first
     // to last use; persistent tensors are never dead) without writing it back; its next use
     // allocates it afresh. G10's DeepUM eviction does this (GPUPageTable::selectEvictPTE, DEEPUM
