@@ -45,14 +45,6 @@ QString cells(const QStringList& values, const QList<bool>& rightAligned) {
     return html + "</tr>";
 }
 
-// Bytes to a unit the whole axis shares, so ticks read "120 MiB" rather than "125829120".
-std::pair<double, QString> axisUnit(Bytes peak) {
-    if (peak >= kGiB) return {double(kGiB), "GiB"};
-    if (peak >= kMiB) return {double(kMiB), "MiB"};
-    if (peak >= kKiB) return {double(kKiB), "KiB"};
-    return {1.0, "B"};
-}
-
 QString largestTensorsHtml(const ProfileViewData& data) {
     const Profile& p = *data.profile;
     QString html;
@@ -244,7 +236,7 @@ void ProfileOverviewWidget::showChart() {
     chart_->setVisible(true);
     const auto& live = data_->liveBytesPerKernel;
     const Bytes peak = *std::max_element(live.begin(), live.end());
-    const auto [scale, unit] = axisUnit(peak);
+    const auto [scale, unit] = byteAxisUnit(peak);
     // Kernel k spans [k, k+1); the extra point at n closes the last kernel's step.
     QVector<double> x, y;
     x.reserve(static_cast<qsizetype>(live.size()) + 1);

@@ -1,0 +1,169 @@
+#include "views/stall_breakdown_widget.h"
+
+#include "views/format_units.h"
+
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace spillway::views {
+
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+// Beyond this many kernels the lower plot shows the first ones only: a bar thinner than a pixel
+// tells nothing.
+constexpr size_t kMaxKernelBars = 400;
+
+struct PartStyle {
+    StallPart part;
+    const char* name;
+    QColor colour;
+};
+const PartStyle kStacked[] = {{StallPart::Compute, QT_TRANSLATE_NOOP("StallBreakdownWidget", "compute"), QColor(44, 160, 44)},
+                              {StallPart::FaultStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "fault stall"), QColor(214, 39, 40)},
+                              {StallPart::OversubStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "oversubscription stall"), QColor(255, 127, 14)},
+                              {StallPart::LatePrefetchStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "late-prefetch stall"), QColor(148, 103, 189)}};
+
+std::array<Nanoseconds, kStallPartCount> partsOf(const KernelTiming& k) {
+    return {k.compute, k.faultStall, k.oversubStall, k.latePrefetchStall, k.overlap};
+}
+
+bool startsIn(const KernelTiming& k, Nanoseconds iterationStart, TimeRange range) {
+    const Nanoseconds start = k.start - iterationStart;
+    return range.isEmpty() || (start >= range.start && start < range.end);
+}
+
+// Stacked bars over `keys`, one QCPBars per part, values in ms.
+void drawStack(QCustomPlot* plot, const QVector<double>& keys,
+               const std::vector<std::array<Nanoseconds, kStallPartCount>>& values, double width, bool legend) {
+    QCPBars* below = nullptr;
+    for (const PartStyle& style : kStacked) {
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setName(QCoreApplication::translate("StallBreakdownWidget", style.name));
+        bars->setWidth(width);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(style.colour);
+        bars->setStackingGap(0);
+        QVector<double> v;
+        for (const auto& row : values) v << double(row[static_cast<size_t>(style.part)]) / kNsPerMs;
+        bars->setData(keys, v, true);
+        if (below) bars->moveAbove(below);
+        below = bars;
+        if (!legend) plot->legend->removeItem(plot->legend->itemCount() - 1);
+    }
+}
+
+}  // namespace
+
+StallBreakdownWidget::StallBreakdownWidget(ViewLink* link, QWidget* parent) : QWidget(parent), link_(link) {
+    runs_plot_ = new QCustomPlot(this);
+    runs_plot_->setObjectName("stallBreakdownRuns");
+    runs_plot_->setMinimumHeight(200);
+    runs_plot_->legend->setVisible(true);
+    runs_plot_->legend->setFont(QFont(font().family(), 8));
+    runs_plot_->yAxis->setLabel(tr("time (ms)"));
+    kernel_plot_ = new QCustomPlot(this);
+    kernel_plot_->setObjectName("stallBreakdownKernels");
+    kernel_plot_->setMinimumHeight(160);
+    kernel_plot_->xAxis->setLabel(tr("kernel (run order)"));
+    kernel_plot_->yAxis->setLabel(tr("time (ms)"));
+    connect(kernel_plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
+        if (dataIndex >= 0 && dataIndex < kernelBarCount()) link_->selectKernel(kernelRunIndex_[size_t(dataIndex)]);
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(runs_plot_, 3);
+    layout->addWidget(kernel_plot_, 2);
+    connect(link_, &ViewLink::timeRangeChanged, this, [this] { redraw(); });
+    redraw();
+}
+
+void StallBreakdownWidget::setRuns(std::vector<std::shared_ptr<const RunViewData>> runs) {
+    runs_ = std::move(runs);
+    redraw();
+}
+
+Nanoseconds StallBreakdownWidget::shownValue(int runIndex, StallPart part) const {
+    if (runIndex < 0 || runIndex >= static_cast<int>(shown_.size())) return 0;
+    return shown_[size_t(runIndex)][static_cast<size_t>(part)];
+}
+
+void StallBreakdownWidget::redraw() {
+    const TimeRange range = link_->timeRange();
+    shown_.clear();
+    for (const auto& run : runs_) {
+        std::array<Nanoseconds, kStallPartCount> sum{};
+        if (range.isEmpty()) {
+            const StallTotals& t = run->result.totals;
+            sum = {t.compute, t.faultStall, t.oversubStall, t.latePrefetchStall, t.overlap};
+        } else {
+            for (const KernelTiming& k : run->result.kernels)
+                if (startsIn(k, run->iterationStart, range)) {
+                    const auto parts = partsOf(k);
+                    for (int p = 0; p < kStallPartCount; ++p) sum[size_t(p)] += parts[size_t(p)];
+                }
+        }
+        shown_.push_back(sum);
+    }
+    runs_plot_->clearPlottables();
+    QVector<double> keys;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double top = 0;
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        keys << double(i + 1);
+        ticker->addTick(double(i + 1), runs_[i]->name);
+        Nanoseconds stacked = 0;
+        for (int p = 0; p < 4; ++p) stacked += shown_[i][size_t(p)];
+        top = std::max({top, double(stacked) / kNsPerMs, double(shown_[i][4]) / kNsPerMs});
+    }
+    drawStack(runs_plot_, keys, shown_, 0.5, true);
+    // Overlap: transfer time hidden behind compute, beside its run's bar, not part of the stack.
+    auto* overlap = new QCPBars(runs_plot_->xAxis, runs_plot_->yAxis);
+    overlap->setName(tr("transfer overlap (hidden)"));
+    overlap->setWidth(0.12);
+    overlap->setPen(QPen(QColor(31, 119, 180)));
+    overlap->setBrush(QBrush(QColor(31, 119, 180), Qt::BDiagPattern));
+    QVector<double> ok, ov;
+    for (size_t i = 0; i < shown_.size(); ++i) {
+        ok << keys[int(i)] + 0.34;
+        ov << double(shown_[i][4]) / kNsPerMs;
+    }
+    overlap->setData(ok, ov, true);
+    runs_plot_->xAxis->setTicker(ticker);
+    runs_plot_->xAxis->setRange(0.3, double(runs_.size()) + 0.7);
+    runs_plot_->yAxis->setRange(0, std::max(top, 1e-6) * 1.1);
+    runs_plot_->xAxis->setLabel(range.isEmpty() ? tr("whole iteration")
+                                                : tr("kernels starting in %1 – %2")
+                                                      .arg(formatDuration(range.start), formatDuration(range.end)));
+    runs_plot_->replot();
+    drawKernels();
+}
+
+void StallBreakdownWidget::drawKernels() {
+    kernel_plot_->clearPlottables();
+    kernelRunIndex_.clear();
+    if (runs_.empty()) {
+        kernel_plot_->replot();
+        return;
+    }
+    const TimeRange range = link_->timeRange();
+    const auto& kernels = runs_.front()->result.kernels;
+    QVector<double> keys;
+    std::vector<std::array<Nanoseconds, kStallPartCount>> values;
+    double top = 0;
+    for (size_t i = 0; i < kernels.size() && kernelRunIndex_.size() < kMaxKernelBars; ++i) {
+        if (!startsIn(kernels[i], runs_.front()->iterationStart, range)) continue;
+        kernelRunIndex_.push_back(static_cast<std::int64_t>(i));
+        keys << double(i);
+        values.push_back(partsOf(kernels[i]));
+        top = std::max(top, double(kernels[i].end - kernels[i].start) / kNsPerMs);
+    }
+    drawStack(kernel_plot_, keys, values, 0.8, false);
+    if (!keys.isEmpty()) kernel_plot_->xAxis->setRange(keys.front() - 1, keys.back() + 1);
+    kernel_plot_->yAxis->setRange(0, std::max(top, 1e-6) * 1.1);
+    kernel_plot_->replot();
+}
+
+}  // namespace spillway::views
