@@ -3,17 +3,24 @@
 #include "app/gui/g10_graph_prompt.h"
 #include "app/gui/open_dialog_filters.h"
 #include "app/gui/recent_files.h"
+#include "app/gui/simulation_runner.h"
 #include "core/io/native_json.h"
 #include "core/io/profile_loader.h"
 #include "views/filtered_table_view.h"
 #include "views/format_units.h"
 #include "views/kernel_table_model.h"
+#include "views/memory_timeline_widget.h"
 #include "views/profile_overview_widget.h"
+#include "views/stall_breakdown_widget.h"
+#include "views/tensor_gantt_widget.h"
 #include "views/tensor_table_model.h"
+#include "views/view_link.h"
+#include "views/what_if_panel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -59,6 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createActions();
     createMenus();
     createCentralArea();
+    createWhatIfDock();
     createStatusBar();
     updateTitleAndActions();
     restoreWindowState();
@@ -131,7 +139,49 @@ void MainWindow::createCentralArea() {
     tabs_->addTab(overview_, tr("Overview"));
     tabs_->addTab(kernelTable_, tr("Kernels"));
     tabs_->addTab(tensorTable_, tr("Tensors"));
+    link_ = new views::ViewLink(this);
+    timeline_ = new views::MemoryTimelineWidget(link_, tabs_);
+    stalls_ = new views::StallBreakdownWidget(link_, tabs_);
+    gantt_ = new views::TensorGanttWidget(link_, tabs_);
+    tabs_->addTab(timeline_, tr("Memory"));
+    tabs_->addTab(stalls_, tr("Stalls"));
+    tabs_->addTab(gantt_, tr("Lifetimes"));
     setCentralWidget(tabs_);
+}
+
+void MainWindow::createWhatIfDock() {
+    auto* dock = new QDockWidget(tr("What if"), this);
+    dock->setObjectName("whatIfDock");
+    whatIf_ = new views::WhatIfPanel(dock);
+    dock->setWidget(whatIf_);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    runner_ = new SimulationRunner(this);
+    connect(whatIf_, &views::WhatIfPanel::settingsChanged, this, [this] { simulateCurrent(); });
+    connect(runner_, &SimulationRunner::runReady, this, &MainWindow::showRun);
+    connect(runner_, &SimulationRunner::runFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Simulation failed: %1").arg(message), 10000);
+        emit runFailed(message);
+    });
+}
+
+void MainWindow::simulateCurrent() {
+    if (!data_) return;
+    runner_->request(data_, whatIf_->settings());
+    statusBar()->showMessage(tr("Simulating %1…").arg(whatIf_->settings().policy));
+}
+
+void MainWindow::showRun(std::shared_ptr<const views::RunViewData> run, qint64 elapsedNs) {
+    run_ = std::move(run);
+    timeline_->setRun(run_);
+    stalls_->setRuns({run_});
+    gantt_->setRun(run_);
+    const auto& r = run_->result;
+    statusBar()->showMessage(tr("%1: iteration %2 (compute %3, stalls %4), simulated in %5")
+                                 .arg(run_->name, views::formatDuration(r.iterationTime),
+                                      views::formatDuration(r.totals.compute),
+                                      views::formatDuration(r.iterationTime - r.totals.compute),
+                                      views::formatDuration(elapsedNs)));
+    emit runShown(elapsedNs);
 }
 
 void MainWindow::createStatusBar() {
@@ -156,6 +206,20 @@ void MainWindow::restoreWindowState() {
     if (!restoreGeometry(settings.value("mainWindow/geometry").toByteArray())) resize(1200, 780);
     restoreState(settings.value("mainWindow/state").toByteArray());
     tabs_->setCurrentIndex(settings.value("mainWindow/tab", 0).toInt());
+    // The last what-if setting, or G10's machine and planner (what the bundled sample is from).
+    settings.beginGroup("whatIf");
+    whatIf_->selectPreset(settings.value("preset", "g10-a100").toString());
+    views::WhatIfSettings w = whatIf_->settings();
+    if (settings.contains("gpuBytes")) {
+        w.gpuBytes = settings.value("gpuBytes").toLongLong();
+        w.hostBytes = settings.value("hostBytes").toLongLong();
+        w.ssdBytesPerSecond = settings.value("ssdBytesPerSecond").toLongLong();
+        w.pcieBytesPerSecond = settings.value("pcieBytesPerSecond").toLongLong();
+        w.faultLatencyNs = settings.value("faultLatencyNs").toLongLong();
+    }
+    w.policy = settings.value("policy", "g10").toString();
+    settings.endGroup();
+    whatIf_->setSettings(w);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -163,6 +227,16 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue("mainWindow/geometry", saveGeometry());
     settings.setValue("mainWindow/state", saveState());
     settings.setValue("mainWindow/tab", tabs_->currentIndex());
+    const views::WhatIfSettings w = whatIf_->settings();
+    settings.beginGroup("whatIf");
+    settings.setValue("preset", w.preset);
+    settings.setValue("policy", w.policy);
+    settings.setValue("gpuBytes", w.gpuBytes);
+    settings.setValue("hostBytes", w.hostBytes);
+    settings.setValue("ssdBytesPerSecond", w.ssdBytesPerSecond);
+    settings.setValue("pcieBytesPerSecond", w.pcieBytesPerSecond);
+    settings.setValue("faultLatencyNs", w.faultLatencyNs);
+    settings.endGroup();
     QMainWindow::closeEvent(event);
 }
 
@@ -254,7 +328,16 @@ void MainWindow::showProfile(std::shared_ptr<const views::ProfileViewData> data,
     kernelModel_->setViewData(data_);
     tensorModel_->setViewData(data_);
     overview_->setViewData(data_);
+    // The run tabs belong to the previous profile until the new one is simulated.
+    run_.reset();
+    timeline_->setRun(nullptr);
+    stalls_->setRuns({});
+    gantt_->setRun(nullptr);
+    link_->clearTimeRange();
+    link_->selectTensor(-1);
+    link_->selectKernel(-1);
     updateTitleAndActions();
+    simulateCurrent();
 }
 
 void MainWindow::closeProfile() {

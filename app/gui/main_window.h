@@ -1,9 +1,11 @@
 #pragma once
 // The desktop app's main window: File menu (open a profile file or G10 folder, recent files,
-// save as native JSON), and the Overview / Kernels / Tensors tabs over one immutable
-// ProfileViewData. Profiles load on a worker thread; the window stays responsive and keeps the
-// previous profile when a load fails.
+// save as native JSON), the Overview / Kernels / Tensors tabs over one immutable
+// ProfileViewData, and the run tabs (Memory, Stalls, Lifetimes) over the latest simulated run,
+// linked through one ViewLink and driven by the What-if dock. Profiles load and runs simulate on
+// worker threads; the window stays responsive and keeps the previous profile when a load fails.
 #include "app/gui/profile_load_job.h"
+#include "views/run_view_data.h"
 #include "views/profile_view_data.h"
 
 #include <QMainWindow>
@@ -19,11 +21,18 @@ class QTabWidget;
 namespace spillway::views {
 class FilteredTableView;
 class KernelTableModel;
+class MemoryTimelineWidget;
 class ProfileOverviewWidget;
+class StallBreakdownWidget;
+class TensorGanttWidget;
 class TensorTableModel;
+class ViewLink;
+class WhatIfPanel;
 }  // namespace spillway::views
 
 namespace spillway::app {
+
+class SimulationRunner;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -48,9 +57,19 @@ public:
     views::FilteredTableView* kernelTable() const { return kernelTable_; }
     views::FilteredTableView* tensorTable() const { return tensorTable_; }
     QTabWidget* tabs() const { return tabs_; }
+    views::WhatIfPanel* whatIfPanel() const { return whatIf_; }
+    views::ViewLink* viewLink() const { return link_; }
+    views::MemoryTimelineWidget* memoryTimeline() const { return timeline_; }
+    views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
+    views::TensorGanttWidget* tensorGantt() const { return gantt_; }
+    // The run the run tabs show; null before the first simulation of the open profile.
+    const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
 
 signals:
     void profileLoaded(const QString& path);
+    // A simulation finished and every run view shows it.
+    void runShown(qint64 elapsedNs);
+    void runFailed(const QString& message);
     // `where` is the file and the place in it; `message` says what was expected there.
     void loadFailed(const QString& path, const QString& where, const QString& message);
 
@@ -64,6 +83,9 @@ private:
     void createMenus();
     void createCentralArea();
     void createStatusBar();
+    void createWhatIfDock();
+    void simulateCurrent();
+    void showRun(std::shared_ptr<const views::RunViewData> run, qint64 elapsedNs);
     void restoreWindowState();
 
     void chooseFile();
@@ -95,6 +117,13 @@ private:
     views::FilteredTableView* kernelTable_ = nullptr;
     views::FilteredTableView* tensorTable_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    views::ViewLink* link_ = nullptr;
+    views::MemoryTimelineWidget* timeline_ = nullptr;
+    views::StallBreakdownWidget* stalls_ = nullptr;
+    views::TensorGanttWidget* gantt_ = nullptr;
+    views::WhatIfPanel* whatIf_ = nullptr;
+    SimulationRunner* runner_ = nullptr;
+    std::shared_ptr<const views::RunViewData> run_;
     QLabel* statusSummary_ = nullptr;
     QLabel* busyLabel_ = nullptr;
     QProgressBar* busyBar_ = nullptr;

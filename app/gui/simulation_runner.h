@@ -1,0 +1,49 @@
+#pragma once
+// Runs what the what-if panel asks for on a worker thread: plan, simulate, derive the views'
+// data. A newer request cancels the one still running (the simulator checks the flag between
+// kernels) and only the latest request's result is delivered, so the views never go back to a
+// stale setting however fast the user turns the knobs.
+#include "views/profile_view_data.h"
+#include "views/run_view_data.h"
+#include "views/what_if_settings.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace spillway::app {
+
+struct SimulationOutcome {
+    quint64 generation = 0;
+    std::shared_ptr<const views::RunViewData> run;  // null on failure or cancellation
+    QString error;                                  // why it failed ("" when it ran or was cancelled)
+    bool cancelled = false;
+    qint64 elapsedNs = 0;  // plan + simulate + view data
+};
+
+// Never throws. `cancel` may be null.
+SimulationOutcome simulateForViews(std::shared_ptr<const views::ProfileViewData> profile,
+                                   const views::WhatIfSettings& settings, const std::atomic<bool>* cancel);
+
+class SimulationRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit SimulationRunner(QObject* parent = nullptr);
+    ~SimulationRunner() override;
+
+    void request(std::shared_ptr<const views::ProfileViewData> profile, const views::WhatIfSettings& settings);
+    bool isRunning() const { return running_ > 0; }
+    quint64 latestGeneration() const { return generation_; }
+
+signals:
+    void runReady(std::shared_ptr<const spillway::views::RunViewData> run, qint64 elapsedNs);
+    void runFailed(const QString& message);
+
+private:
+    quint64 generation_ = 0;
+    int running_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancelCurrent_;
+};
+
+}  // namespace spillway::app

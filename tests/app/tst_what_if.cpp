@@ -1,0 +1,101 @@
+// Live what-if: a change on the panel re-simulates on a worker thread and every run view shows
+// the new result; a newer request supersedes an older one, so the views never show a stale
+// setting; a setting the simulator refuses is reported, not crashed on.
+#include "app/gui/main_window.h"
+#include "app/gui/simulation_runner.h"
+#include "app_fixtures.h"
+#include "views/memory_timeline_widget.h"
+#include "views/stall_breakdown_widget.h"
+#include "views/tensor_gantt_widget.h"
+#include "views/what_if_panel.h"
+
+#include <QDoubleSpinBox>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace spillway;
+using spillway::app::MainWindow;
+using spillway::app::SimulationRunner;
+
+namespace {
+
+views::WhatIfSettings g10Machine(double gpuGiB) {
+    views::WhatIfSettings s;
+    s.preset = "g10-a100";
+    s.policy = "uvm";
+    s.gpuBytes = static_cast<qint64>(gpuGiB * double(kGiB));
+    s.hostBytes = 64 * kGiB;
+    s.ssdBytesPerSecond = 3'200'000'000;
+    s.pcieBytesPerSecond = 15'754'000'000;
+    s.faultLatencyNs = 45'000;
+    return s;
+}
+
+}  // namespace
+
+class TestWhatIf : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("SpillwayTests");
+        QCoreApplication::setApplicationName("tst_what_if");
+    }
+
+    void newerRequestSupersedesOlder() {
+        const auto profile = test::loadTinyMlp();
+        SimulationRunner runner;
+        QSignalSpy ready(&runner, &SimulationRunner::runReady);
+        runner.request(profile, g10Machine(1.0));
+        runner.request(profile, g10Machine(2.0));
+        QVERIFY(ready.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.isRunning(), 30000);
+        QCOMPARE(ready.count(), 1);  // the first one was cancelled or dropped
+        const auto run = ready.first().first().value<std::shared_ptr<const views::RunViewData>>();
+        QCOMPARE(run->hardware.gpuCapacity, 2 * kGiB);
+        QCOMPARE(run->hardware.hostToGpu.bytesPerSecond, Bytes(15'754'000'000));
+    }
+
+    void refusedSettingIsReported() {
+        const auto profile = test::loadTinyMlp();
+        SimulationRunner runner;
+        QSignalSpy failed(&runner, &SimulationRunner::runFailed);
+        auto bad = g10Machine(1.0);
+        bad.gpuBytes = 0;
+        runner.request(profile, bad);
+        QVERIFY(failed.wait(30000));
+        QVERIFY2(failed.first().first().toString().contains("gpu_capacity_bytes: must be at least 1B, got 0"),
+                 qPrintable(failed.first().first().toString()));
+        auto unknown = g10Machine(1.0);
+        unknown.policy = "no-such-policy";
+        runner.request(profile, unknown);
+        QVERIFY(failed.wait(30000));
+        QVERIFY(failed.last().first().toString().contains("no-such-policy"));
+    }
+
+    void panelChangeUpdatesEveryRunView() {
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
+        QVERIFY(shown.wait(30000));
+        QVERIFY(window.currentRun());
+        const auto settings = window.whatIfPanel()->settings();
+        QCOMPARE(window.currentRun()->hardware.gpuCapacity, Bytes(settings.gpuBytes));
+        QCOMPARE(window.memoryTimeline()->capacityLineBytes(), double(settings.gpuBytes));
+        // Halve the GPU memory on the panel: one new run, shown by every run view.
+        shown.clear();
+        QDoubleSpinBox* gpu = window.whatIfPanel()->gpuBox();
+        gpu->setValue(gpu->value() / 2);
+        QVERIFY(shown.wait(30000));
+        const auto run = window.currentRun();
+        QCOMPARE(run->hardware.gpuCapacity, Bytes(window.whatIfPanel()->settings().gpuBytes));
+        QCOMPARE(window.memoryTimeline()->capacityLineBytes(), double(run->hardware.gpuCapacity));
+        QCOMPARE(window.stallBreakdown()->shownValue(0, views::StallPart::Compute), run->result.totals.compute);
+        QCOMPARE(window.tensorGantt()->rowCount(), int(run->profile->profile->tensors.size()));
+    }
+};
+
+QTEST_MAIN(TestWhatIf)
+#include "tst_what_if.moc"

@@ -1,0 +1,123 @@
+#include "views/what_if_panel.h"
+
+#include "core/policy/planner.h"
+#include "core/sim/hardware_presets.h"
+#include "views/format_units.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QSignalBlocker>
+
+#include <cmath>
+
+namespace spillway::views {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kGBps = 1e9;
+
+QDoubleSpinBox* spin(QWidget* parent, const char* name, double max, int decimals, const QString& suffix,
+                     const QString& tip) {
+    auto* box = new QDoubleSpinBox(parent);
+    box->setObjectName(name);
+    box->setRange(0, max);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    // Emit when the user stops typing (Enter, focus out) or steps, not on every keystroke.
+    box->setKeyboardTracking(false);
+    return box;
+}
+
+}  // namespace
+
+WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName("whatIfPanel");
+    preset_ = new QComboBox(this);
+    preset_->setObjectName("presetBox");
+    for (const std::string& id : hardwarePresetIds()) preset_->addItem(toQString(id));
+    preset_->setToolTip(tr("Start from this machine; the values below override it"));
+    policy_ = new QComboBox(this);
+    policy_->setObjectName("policyBox");
+    for (const PlannerInfo& p : planners()) {
+        policy_->addItem(toQString(p.id));
+        policy_->setItemData(policy_->count() - 1, toQString(p.description), Qt::ToolTipRole);
+        for (const PlanModifierInfo& m : planModifiers()) policy_->addItem(toQString(p.id + "+" + m.id));
+    }
+    gpu_ = spin(this, "gpuBox", 4096, 2, tr(" GiB"), tr("GPU memory available to the profile"));
+    host_ = spin(this, "hostBox", 65536, 1, tr(" GiB"), tr("Host memory for evicted data (0 = SSD only)"));
+    ssd_ = spin(this, "ssdBox", 1000, 2, tr(" GB/s"), tr("SSD bandwidth, every SSD link"));
+    pcie_ = spin(this, "pcieBox", 1000, 2, tr(" GB/s"), tr("Host<->GPU bandwidth, each direction"));
+    fault_ = spin(this, "faultBox", 100000, 1, tr(" µs"), tr("Fault handling latency per batch"));
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("&Machine"), preset_);
+    form->addRow(tr("&GPU memory"), gpu_);
+    form->addRow(tr("&Host memory"), host_);
+    form->addRow(tr("&SSD bandwidth"), ssd_);
+    form->addRow(tr("&PCIe bandwidth"), pcie_);
+    form->addRow(tr("&Fault latency"), fault_);
+    form->addRow(tr("P&olicy"), policy_);
+    connect(preset_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
+        loadPreset(id);
+        emitChange();
+    });
+    connect(policy_, &QComboBox::currentTextChanged, this, &WhatIfPanel::emitChange);
+    for (QDoubleSpinBox* box : {gpu_, host_, ssd_, pcie_, fault_})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::emitChange);
+    quiet_ = true;
+    loadPreset(preset_->currentText());
+    quiet_ = false;
+}
+
+void WhatIfPanel::loadPreset(const QString& id) {
+    if (id.isEmpty()) return;
+    const HardwareConfig hw = hardwarePreset(id.toStdString());
+    const bool wasQuiet = quiet_;
+    quiet_ = true;
+    gpu_->setValue(double(hw.gpuCapacity) / kGiB);
+    host_->setValue(double(hw.hostCapacity) / kGiB);
+    ssd_->setValue(double(hw.ssdToGpu.bytesPerSecond) / kGBps);
+    pcie_->setValue(double(hw.hostToGpu.bytesPerSecond) / kGBps);
+    fault_->setValue(double(hw.faultLatency) / 1000.0);
+    quiet_ = wasQuiet;
+}
+
+WhatIfSettings WhatIfPanel::settings() const {
+    WhatIfSettings s;
+    s.preset = preset_->currentText();
+    s.policy = policy_->currentText();
+    s.gpuBytes = std::llround(gpu_->value() * kGiB);
+    s.hostBytes = std::llround(host_->value() * kGiB);
+    s.ssdBytesPerSecond = std::llround(ssd_->value() * kGBps);
+    s.pcieBytesPerSecond = std::llround(pcie_->value() * kGBps);
+    s.faultLatencyNs = std::llround(fault_->value() * 1000.0);
+    return s;
+}
+
+void WhatIfPanel::setSettings(const WhatIfSettings& s) {
+    quiet_ = true;
+    preset_->setCurrentText(s.preset);
+    policy_->setCurrentText(s.policy);
+    gpu_->setValue(double(s.gpuBytes) / kGiB);
+    host_->setValue(double(s.hostBytes) / kGiB);
+    ssd_->setValue(double(s.ssdBytesPerSecond) / kGBps);
+    pcie_->setValue(double(s.pcieBytesPerSecond) / kGBps);
+    fault_->setValue(double(s.faultLatencyNs) / 1000.0);
+    quiet_ = false;
+}
+
+void WhatIfPanel::selectPreset(const QString& id) {
+    if (preset_->findText(id) < 0) return;
+    quiet_ = true;
+    preset_->setCurrentText(id);  // loads the preset's values through currentTextChanged
+    loadPreset(id);
+    quiet_ = false;
+}
+
+void WhatIfPanel::emitChange() {
+    if (!quiet_) emit settingsChanged(settings());
+}
+
+}  // namespace spillway::views

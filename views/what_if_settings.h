@@ -1,0 +1,26 @@
+#pragma once
+// What the what-if panel asks for: a machine (a preset and the values the user changed), and a
+// migration policy. Plain data: the panel fills it, the app simulates it.
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace spillway::views {
+
+struct WhatIfSettings {
+    QString preset;          // hardware preset id
+    QString policy;          // "uvm", "g10+discard", ...
+    qint64 gpuBytes = 0;
+    qint64 hostBytes = 0;
+    qint64 ssdBytesPerSecond = 0;   // all four SSD links
+    qint64 pcieBytesPerSecond = 0;  // host<->GPU, both directions
+    qint64 faultLatencyNs = 0;
+
+    bool operator==(const WhatIfSettings&) const = default;
+
+    // As hardware overrides on the preset ("gpu_capacity_bytes=...", core's --set syntax).
+    std::vector<std::string> hardwareOverrides() const;
+};
+
+}  // namespace spillway::views
