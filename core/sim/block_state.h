@@ -24,6 +24,10 @@ struct Block {
     bool discarded = false;        // Absent because of a discard: a refill is a saved copy
     Nanoseconds readyAt = 0;       // Gpu: when the data is there; Host/Ssd: when the copy lands
     std::int64_t protectStamp = -1;  // == current stamp: needed now, never an eviction victim
+    // == current stamp: prefetched just before the running kernel; other prefetches and
+    // pre-evictions of this batch leave it alone, but the kernel's own faults may take it
+    // (once it has landed) rather than fail to fit.
+    std::int64_t prefetchStamp = -1;
     // A prefetch with a keepUntil hint spares the block from eviction by later prefetches until
     // the kernel run with this stamp has run (DeepUM's and G10's DeepUM pre-eviction spare what
     // the prefetcher predicted). Faults may still take it: they are on the critical path.

@@ -45,7 +45,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         if (x.loc == BlockLoc::Gpu) {
             // A lazily discarded block that is still resident is simply made valid again.
             x.dead = false;
-            x.protectStamp = stamp_;
+            x.prefetchStamp = stamp_;
             x.keepUntilStamp = std::max(x.keepUntilStamp, keepUntilStamp);
             if (reorderOnUse_) blocks_.touch(b);
         } else {
@@ -84,7 +84,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         }
         x.discarded = false;
         placeOnGpu(b, ready);
-        x.protectStamp = stamp_;
+        x.prefetchStamp = stamp_;
         x.keepUntilStamp = keepUntilStamp;
         if (ready > t) {
             arrivals_.push({ready, x.bytes});
@@ -101,7 +101,7 @@ void Engine::preEvict(std::int32_t tensor, Tier target, Nanoseconds t) {
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];
         // Blocks the next kernel needs, or still arriving, stay (see docs/simulator.md).
-        if (x.loc != BlockLoc::Gpu || x.protectStamp == stamp_ || x.readyAt > t) continue;
+        if (x.loc != BlockLoc::Gpu || x.protectStamp == stamp_ || x.prefetchStamp == stamp_ || x.readyAt > t) continue;
         if (x.dead) {
             if (recording_) result_.discardSavedBytes += x.bytes;
             x.discarded = true;

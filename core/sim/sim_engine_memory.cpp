@@ -75,6 +75,20 @@ void Engine::dropBlock(std::int32_t b) {
     block.dead = false;
 }
 
+// One transfer per destination: the latency is paid once per eviction burst.
+void Engine::issueEvictions(Nanoseconds t, Bytes toHost, const std::vector<std::int32_t>& hostVictims, Bytes toSsd,
+                            const std::vector<std::int32_t>& ssdVictims) {
+    auto issue = [&](Bytes bytes, Tier to, const std::vector<std::int32_t>& victims) {
+        if (bytes <= 0) return;
+        const Nanoseconds done = moveOut(t, bytes, to);
+        for (std::int32_t v : victims) blocks_[v].readyAt = done;
+        releases_.push({done, bytes});
+        releasingBytes_ += bytes;
+    };
+    issue(toHost, Tier::Host, hostVictims);
+    issue(toSsd, Tier::Ssd, ssdVictims);
+}
+
 std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forKernel, std::int64_t kernelPos) {
     drainReleases(t);
     if (need > hw_.gpuCapacity) {
@@ -87,7 +101,7 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
     auto victimOk = [&](std::int32_t b) {
         const Block& x = blocks_[b];
         return x.loc == BlockLoc::Gpu && x.protectStamp != stamp_ && x.readyAt <= t &&
-               (forKernel || x.keepUntilStamp < stamp_);
+               (forKernel || (x.prefetchStamp != stamp_ && x.keepUntilStamp < stamp_));
     };
     while (hw_.gpuCapacity - gpuUsed_ + releasingBytes_ + toHost + toSsd < need) {
         // Lazily discarded blocks go first and leave without a write-back.
@@ -106,8 +120,20 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
         while (b >= 0 && !victimOk(b)) b = blocks_[b].lruNext;
         if (b < 0) {
             if (!forKernel) break;
-            throw std::runtime_error("kernel '" + profile_.kernels[kernelPos].name +
-                                     "' cannot fit: every GPU block is in use by it or still arriving");
+            // Only blocks still arriving (prefetches in flight) could make room: the kernel
+            // waits for the first of them to land, then evicts from there.
+            Nanoseconds firstArrival = -1;
+            for (std::int32_t c = blocks_.lruHead(); c >= 0; c = blocks_[c].lruNext) {
+                const Block& y = blocks_[c];
+                if (y.loc == BlockLoc::Gpu && y.protectStamp != stamp_ && y.readyAt > t &&
+                    (firstArrival < 0 || y.readyAt < firstArrival))
+                    firstArrival = y.readyAt;
+            }
+            if (firstArrival < 0)
+                throw std::runtime_error("kernel '" + profile_.kernels[kernelPos].name +
+                                         "' cannot fit: every GPU block is in use by it");
+            issueEvictions(t, toHost, hostVictims, toSsd, ssdVictims);
+            return makeRoom(need, firstArrival, forKernel, kernelPos);
         }
         Block& x = blocks_[b];
         if (plan_.dropDeadOnEviction && !liveness_[x.tensor].liveAt(currentPos_)) {
@@ -125,16 +151,7 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
         (to == Tier::Host ? toHost : toSsd) += x.bytes;
         noteTensor(x.tensor, t);
     }
-    // One transfer per destination: the latency is paid once per eviction burst.
-    auto issue = [&](Bytes bytes, Tier to, const std::vector<std::int32_t>& victims) {
-        if (bytes <= 0) return;
-        const Nanoseconds done = moveOut(t, bytes, to);
-        for (std::int32_t v : victims) blocks_[v].readyAt = done;
-        releases_.push({done, bytes});
-        releasingBytes_ += bytes;
-    };
-    issue(toHost, Tier::Host, hostVictims);
-    issue(toSsd, Tier::Ssd, ssdVictims);
+    issueEvictions(t, toHost, hostVictims, toSsd, ssdVictims);
     if (hw_.gpuCapacity - gpuUsed_ + releasingBytes_ < need) return std::nullopt;
     // Wait, in completion order, until enough slots are free.
     Nanoseconds freeAt = t;

@@ -49,6 +49,24 @@ private slots:
         QVERIFY(r.peakGpuBytes <= k4M);
     }
 
+    void kernelEvictsALandedPrefetchRatherThanFail() {
+        TinyProfile p;
+        const TensorId a = p.tensor("A", k4M, true);
+        const TensorId b = p.tensor("B", k4M, true);
+        p.kernel("k0", 1000, {a}, {});
+        p.kernel("k1", 1000, {b}, {});
+        Plan plan;
+        plan.directives.push_back({0, DirectiveKind::Prefetch, b, Tier::Gpu});  // too early: fills the GPU
+        const SimulationResult r = simulate(p.profile, plan, unitMachine(k4M));
+        // At 0 the prefetch of B takes the whole 4 MiB GPU and lands at 4194304. k0 needs A: it
+        // waits for B to land, writes it back (another 4194304 ns), then faults A in.
+        QCOMPARE(r.kernels[0].oversubStall, 2 * k4MCopy);
+        QCOMPARE(r.kernels[0].faultStall, 4000 + k4MCopy);
+        QCOMPARE(traffic(r, LinkId::GpuToHost), 2 * k4M);  // B out at k0, A out again at k1
+        QVERIFY(r.peakGpuBytes <= k4M);
+        QCOMPARE(r.kernelsWithAbsentBlocks, std::int64_t(0));
+    }
+
     void latePrefetchIsItsOwnStall() {
         TinyProfile p;
         const TensorId a = p.tensor("A", k4M, true);

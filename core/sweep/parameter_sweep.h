@@ -1,0 +1,61 @@
+#pragma once
+// A parameter swept over a range for several policies (MOST's Figure 8: speedup against SSD
+// bandwidth): every (value, policy) cell is planned and simulated, in parallel on all cores,
+// with progress and cancellation. Cells are independent; the grid comes back in a fixed order
+// whatever order they finished in, so the result is deterministic.
+#include "core/sim/hardware.h"
+#include "core/sim/sim_result.h"
+#include "core/trace/profile.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace spillway {
+
+struct SweepSpec {
+    HardwareConfig baseHardware;
+    std::string parameter;            // a hardware key (`spillway-cli presets`), e.g. "ssd.bandwidth"
+    std::vector<std::string> values;  // as --set takes them: "3.2GB/s", "24GiB"
+    std::vector<std::string> policies;
+};
+
+struct SweepCell {
+    std::string value;
+    std::string policy;
+    bool ok = false;
+    std::string error;                 // why the cell did not run
+    Nanoseconds iterationTime = 0;
+    StallTotals totals;
+    Bytes trafficBytes = 0;            // all links, both directions
+    Bytes peakGpuBytes = 0;
+};
+
+struct SweepResult {
+    SweepSpec spec;
+    std::vector<SweepCell> cells;  // value-major: cells[v * policies + p]
+    const SweepCell& at(size_t valueIndex, size_t policyIndex) const {
+        return cells[valueIndex * spec.policies.size() + policyIndex];
+    }
+    // Time of policy 0 over time of `policyIndex` at one value; 0 when either did not run.
+    double speedup(size_t valueIndex, size_t policyIndex) const;
+};
+
+struct SweepOptions {
+    // Called after each cell (from worker threads, serialised): cells done, cells in all.
+    std::function<void(size_t done, size_t total)> progress;
+    const std::atomic<bool>* cancel = nullptr;  // stops starting cells; running ones stop too
+    unsigned threads = 0;                       // 0 = all cores
+};
+
+struct SweepCancelled : std::exception {
+    const char* what() const noexcept override { return "sweep cancelled"; }
+};
+
+// Throws std::invalid_argument for an unknown parameter or a value it cannot take (checked
+// before anything runs), SweepCancelled when cancelled. A policy that fails at one value gives
+// a cell with its error; the others still run.
+SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepOptions& options = {});
+
+}  // namespace spillway
