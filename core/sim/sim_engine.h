@@ -37,6 +37,8 @@ private:
     // Frees GPU space for `need` bytes from time t. Returns when it is free, or nullopt when no
     // victim can be found (only for prefetches; a kernel that cannot fit throws).
     std::optional<Nanoseconds> makeRoom(Bytes need, Nanoseconds t, bool forKernel, std::int64_t kernelPos);
+    // Starts the copies out of the GPU for blocks already moved to host/SSD in the model; their
+    // GPU slots free when each copy lands. One transfer per destination.
     void issueEvictions(Nanoseconds t, Bytes toHost, const std::vector<std::int32_t>& hostVictims, Bytes toSsd,
                         const std::vector<std::int32_t>& ssdVictims);
     Tier spillTier(Bytes bytes) const;

@@ -118,15 +118,7 @@ void Engine::preEvict(std::int32_t tensor, Tier target, Nanoseconds t) {
         (to == Tier::Host ? hostBlocks : ssdBlocks).push_back(b);
         (to == Tier::Host ? toHost : toSsd) += x.bytes;
     }
-    auto issue = [&](Bytes bytes, Tier to, const std::vector<std::int32_t>& moved) {
-        if (bytes <= 0) return;
-        const Nanoseconds done = moveOut(t, bytes, to);
-        for (std::int32_t v : moved) blocks_[v].readyAt = done;
-        releases_.push({done, bytes});
-        releasingBytes_ += bytes;
-    };
-    issue(toHost, Tier::Host, hostBlocks);
-    issue(toSsd, Tier::Ssd, ssdBlocks);
+    issueEvictions(t, toHost, hostBlocks, toSsd, ssdBlocks);
 }
 
 Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
