@@ -4,6 +4,7 @@
 #include "app/gui/open_dialog_filters.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/simulation_runner.h"
+#include "app/gui/sweep_page.h"
 #include "core/io/native_json.h"
 #include "core/io/profile_loader.h"
 #include "views/filtered_table_view.h"
@@ -146,6 +147,8 @@ void MainWindow::createCentralArea() {
     tabs_->addTab(timeline_, tr("Memory"));
     tabs_->addTab(stalls_, tr("Stalls"));
     tabs_->addTab(gantt_, tr("Lifetimes"));
+    sweep_ = new SweepPage([this] { return data_; }, [this] { return whatIf_->settings(); }, tabs_);
+    tabs_->addTab(sweep_, tr("Sweep"));
     setCentralWidget(tabs_);
 }
 

@@ -33,6 +33,7 @@ class WhatIfPanel;
 namespace spillway::app {
 
 class SimulationRunner;
+class SweepPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -62,6 +63,7 @@ public:
     views::MemoryTimelineWidget* memoryTimeline() const { return timeline_; }
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
     views::TensorGanttWidget* tensorGantt() const { return gantt_; }
+    SweepPage* sweepPage() const { return sweep_; }
     // The run the run tabs show; null before the first simulation of the open profile.
     const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
 
@@ -122,6 +124,7 @@ private:
     views::StallBreakdownWidget* stalls_ = nullptr;
     views::TensorGanttWidget* gantt_ = nullptr;
     views::WhatIfPanel* whatIf_ = nullptr;
+    SweepPage* sweep_ = nullptr;
     SimulationRunner* runner_ = nullptr;
     std::shared_ptr<const views::RunViewData> run_;
     QLabel* statusSummary_ = nullptr;

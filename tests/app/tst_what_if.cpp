@@ -3,13 +3,17 @@
 // setting; a setting the simulator refuses is reported, not crashed on.
 #include "app/gui/main_window.h"
 #include "app/gui/simulation_runner.h"
+#include "app/gui/sweep_page.h"
+#include "views/sweep_widget.h"
 #include "app_fixtures.h"
 #include "views/memory_timeline_widget.h"
 #include "views/stall_breakdown_widget.h"
 #include "views/tensor_gantt_widget.h"
 #include "views/what_if_panel.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QtTest>
@@ -94,6 +98,33 @@ private slots:
         QCOMPARE(window.memoryTimeline()->capacityLineBytes(), double(run->hardware.gpuCapacity));
         QCOMPARE(window.stallBreakdown()->shownValue(0, views::StallPart::Compute), run->result.totals.compute);
         QCOMPARE(window.tensorGantt()->rowCount(), int(run->profile->profile->tensors.size()));
+    }
+
+    void sweepTabRunsOnTheWhatIfMachine() {
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
+        QVERIFY(shown.wait(30000));
+        app::SweepPage* page = window.sweepPage();
+        page->parameterBox()->setCurrentText("pcie.bandwidth");
+        page->valuesEdit()->setText("4GB/s, 16GB/s");
+        page->policiesEdit()->setText("uvm, g10");
+        QSignalSpy finished(page, &app::SweepPage::finished);
+        page->run();
+        QVERIFY(page->isRunning());
+        QVERIFY(finished.wait(30000));
+        const auto result = finished.first().first().value<std::shared_ptr<const SweepResult>>();
+        QCOMPARE(result->cells.size(), size_t(4));
+        // The base machine is the what-if panel's: its GPU memory, the swept PCIe bandwidth.
+        QCOMPARE(result->spec.baseHardware.gpuCapacity, Bytes(window.whatIfPanel()->settings().gpuBytes));
+        QCOMPARE(page->chart()->plottedSpeedup(1, 1), result->speedup(1, 1));
+        // A bad value is refused with a message, nothing runs.
+        QSignalSpy failed(page, &app::SweepPage::failed);
+        page->valuesEdit()->setText("fast");
+        page->run();
+        QVERIFY(failed.wait(30000));
+        QVERIFY(failed.first().first().toString().contains("fast"));
     }
 };
 

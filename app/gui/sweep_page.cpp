@@ -1,0 +1,165 @@
+#include "app/gui/sweep_page.h"
+
+#include "core/sim/hardware_presets.h"
+#include "views/sweep_widget.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace spillway::app {
+
+namespace {
+
+struct SweepOutcome {
+    std::shared_ptr<const SweepResult> result;
+    QString error;
+    bool cancelled = false;
+};
+
+std::vector<std::string> splitList(const QString& text) {
+    std::vector<std::string> out;
+    for (const QString& part : text.split(',', Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty()) out.push_back(part.trimmed().toStdString());
+    return out;
+}
+
+}  // namespace
+
+SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile,
+                     std::function<views::WhatIfSettings()> currentMachine, QWidget* parent)
+    : QWidget(parent), currentProfile_(std::move(currentProfile)), currentMachine_(std::move(currentMachine)) {
+    setObjectName("sweepPage");
+    parameter_ = new QComboBox(this);
+    parameter_->setObjectName("sweepParameter");
+    parameter_->setEditable(true);  // any key `spillway-cli presets` lists
+    parameter_->addItems({"ssd.bandwidth", "pcie.bandwidth", "gpu_capacity", "host_capacity", "fault_latency"});
+    values_ = new QLineEdit("3.2GB/s, 6.4GB/s, 12.8GB/s, 25.6GB/s", this);
+    values_->setObjectName("sweepValues");
+    values_->setToolTip(tr("Comma-separated, with units: 3.2GB/s, 24GiB, 45us"));
+    policies_ = new QLineEdit("uvm, deepum, g10, most", this);
+    policies_->setObjectName("sweepPolicies");
+    policies_->setToolTip(tr("Comma-separated; speedups are over the first"));
+    runButton_ = new QPushButton(tr("&Run sweep"), this);
+    cancelButton_ = new QPushButton(tr("Cancel"), this);
+    progress_ = new QProgressBar(this);
+    status_ = new QLabel(this);
+    status_->setWordWrap(true);
+    chart_ = new views::SweepWidget(this);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Sweep"), parameter_);
+    form->addRow(tr("Values"), values_);
+    form->addRow(tr("Policies"), policies_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(runButton_);
+    buttons->addWidget(cancelButton_);
+    buttons->addWidget(progress_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(status_);
+    layout->addWidget(chart_, 1);
+    connect(runButton_, &QPushButton::clicked, this, &SweepPage::run);
+    connect(cancelButton_, &QPushButton::clicked, this, &SweepPage::cancel);
+    setRunning(false);
+}
+
+SweepPage::~SweepPage() {
+    if (cancel_) cancel_->store(true);
+}
+
+void SweepPage::setRunning(bool running) {
+    running_ = running;
+    runButton_->setEnabled(!running);
+    cancelButton_->setEnabled(running);
+    progress_->setVisible(running);
+}
+
+void SweepPage::cancel() {
+    if (cancel_) cancel_->store(true);
+}
+
+void SweepPage::run() {
+    if (running_) return;
+    const auto profile = currentProfile_();
+    if (!profile) {
+        status_->setText(tr("Open a profile first."));
+        emit failed(status_->text());
+        return;
+    }
+    SweepSpec spec;
+    try {
+        const views::WhatIfSettings machine = currentMachine_();
+        spec.baseHardware = hardwarePreset(machine.preset.toStdString());
+        applyHardwareOverrides(spec.baseHardware, machine.hardwareOverrides());
+    } catch (const std::exception& e) {
+        status_->setText(tr("The what-if machine is not valid: %1").arg(QString::fromUtf8(e.what())));
+        emit failed(status_->text());
+        return;
+    }
+    spec.parameter = parameter_->currentText().trimmed().toStdString();
+    spec.values = splitList(values_->text());
+    spec.policies = splitList(policies_->text());
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    progress_->setRange(0, int(spec.values.size() * spec.policies.size()));
+    progress_->setValue(0);
+    status_->setText(tr("Sweeping %1 over %2 values for %3 policies…")
+                         .arg(parameter_->currentText())
+                         .arg(spec.values.size())
+                         .arg(spec.policies.size()));
+    setRunning(true);
+    auto* watcher = new QFutureWatcher<SweepOutcome>(this);
+    connect(watcher, &QFutureWatcher<SweepOutcome>::finished, this, [this, watcher] {
+        const SweepOutcome outcome = watcher->result();
+        watcher->deleteLater();
+        setRunning(false);
+        if (outcome.cancelled) {
+            status_->setText(tr("Cancelled."));
+            return;
+        }
+        if (!outcome.result) {
+            status_->setText(tr("The sweep could not run: %1").arg(outcome.error));
+            emit failed(outcome.error);
+            return;
+        }
+        chart_->setResult(outcome.result);
+        QStringList problems;
+        for (const SweepCell& c : outcome.result->cells)
+            if (!c.ok)
+                problems << tr("%1 at %2: %3")
+                                .arg(QString::fromStdString(c.policy), QString::fromStdString(c.value),
+                                     QString::fromStdString(c.error));
+        status_->setText(problems.isEmpty() ? tr("Done.")
+                                            : tr("Done; %1 cells could not run (gaps in the chart):\n%2")
+                                                  .arg(problems.size())
+                                                  .arg(problems.mid(0, 3).join('\n')));
+        emit finished(outcome.result);
+    });
+    QPointer<QProgressBar> bar = progress_;
+    auto cancel = cancel_;
+    watcher->setFuture(QtConcurrent::run([profile, spec, cancel, bar]() {
+        SweepOutcome outcome;
+        SweepOptions options;
+        options.cancel = cancel.get();
+        options.progress = [bar](size_t done, size_t) {
+            QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(int(done)); }, Qt::QueuedConnection);
+        };
+        try {
+            outcome.result = std::make_shared<const SweepResult>(runSweep(*profile->profile, spec, options));
+        } catch (const SweepCancelled&) {
+            outcome.cancelled = true;
+        } catch (const std::exception& e) {
+            outcome.error = QString::fromUtf8(e.what());
+        }
+        return outcome;
+    }));
+}
+
+}  // namespace spillway::app

@@ -1,0 +1,64 @@
+#pragma once
+// The Sweep tab: which hardware value to sweep, over which values, for which policies; Run
+// sweeps on the worker pool (every cell in parallel) with a progress bar and Cancel, on the
+// what-if machine, and the SweepWidget draws the speedups when it finishes.
+#include "core/sweep/parameter_sweep.h"
+#include "views/profile_view_data.h"
+#include "views/what_if_settings.h"
+
+#include <QWidget>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QLabel;
+
+namespace spillway::views {
+class SweepWidget;
+}
+
+namespace spillway::app {
+
+class SweepPage : public QWidget {
+    Q_OBJECT
+public:
+    // `currentProfile` and `currentMachine` are asked when Run is pressed.
+    SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile,
+              std::function<views::WhatIfSettings()> currentMachine, QWidget* parent = nullptr);
+    ~SweepPage() override;
+
+    void run();
+    void cancel();
+    bool isRunning() const { return running_; }
+    QComboBox* parameterBox() const { return parameter_; }
+    QLineEdit* valuesEdit() const { return values_; }
+    QLineEdit* policiesEdit() const { return policies_; }
+    views::SweepWidget* chart() const { return chart_; }
+
+signals:
+    void finished(std::shared_ptr<const spillway::SweepResult> result);
+    void failed(const QString& message);
+
+private:
+    void setRunning(bool running);
+
+    std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile_;
+    std::function<views::WhatIfSettings()> currentMachine_;
+    QComboBox* parameter_;
+    QLineEdit* values_;
+    QLineEdit* policies_;
+    QPushButton* runButton_;
+    QPushButton* cancelButton_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    views::SweepWidget* chart_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    bool running_ = false;
+};
+
+}  // namespace spillway::app
