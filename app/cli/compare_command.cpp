@@ -85,6 +85,7 @@ CommandAction addCompareCommand(CLI::App& app) {
             SimulationOptions options;
             options.recordTensorResidency = false;
             options.recordResidencySamples = false;
+            options.recordTransfers = false;
             std::vector<Row> rows;
             for (const auto& policy : state->policies) {
                 Row row{policy, std::nullopt, 0, {}};

@@ -46,6 +46,7 @@ CommandAction addSimulateCommand(CLI::App& app) {
             SimulationOptions options;
             options.recordTensorResidency = false;   // nothing here shows them
             options.recordResidencySamples = false;
+            options.recordTransfers = false;
             const auto result = simulate(profile, plan, hardware, options);
 
             if (!state->jsonOut.empty()) {

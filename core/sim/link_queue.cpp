@@ -12,6 +12,7 @@ Nanoseconds LinkQueue::enqueue(Nanoseconds issue, Bytes bytes) {
     const Nanoseconds end = start + spec_.latency + transferTime(spec_, bytes);
     busyUntil_ = end;
     bytesMoved += bytes;
+    if (log) log->push_back({id, start, end, bytes});
     // Back-to-back transfers merge into one interval to keep the list short.
     if (!busy_.empty() && busy_.back().end == start) busy_.back().end = end;
     else busy_.push_back({start, end});

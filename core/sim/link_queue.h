@@ -4,8 +4,10 @@
 // link is free, pays the latency once, then moves its bytes at the bandwidth. That makes the
 // queue exact without an event heap (the simulator issues in non-decreasing time).
 #include "core/sim/hardware.h"
+#include "core/sim/sim_result.h"
 
 #include <deque>
+#include <vector>
 
 namespace spillway::sim {
 
@@ -29,6 +31,9 @@ public:
     Nanoseconds busyWithin(Nanoseconds from, Nanoseconds to);
 
     Bytes bytesMoved = 0;  // reset by the simulator at the start of the reported iteration
+    // When set, every transfer is also appended here (the reported iteration's timeline).
+    std::vector<TransferRecord>* log = nullptr;
+    LinkId id = LinkId::HostToGpu;
 
 private:
     LinkSpec spec_;

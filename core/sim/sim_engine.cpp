@@ -133,7 +133,11 @@ SimulationResult Engine::run() {
         const bool reported = iteration == hw_.iterations - 1;
         if (reported) {
             recording_ = true;
-            for (LinkQueue& l : links_) l.bytesMoved = 0;
+            for (int i = 0; i < kLinkCount; ++i) {
+                links_[i].bytesMoved = 0;
+                links_[i].id = static_cast<LinkId>(i);
+                if (options_.recordTransfers) links_[i].log = &result_.transfers;
+            }
             for (std::int32_t b = 0; b < blocks_.size(); ++b)
                 if (blocks_[b].loc == BlockLoc::Gpu) result_.gpuBytesAtStart += blocks_[b].bytes;
             result_.peakGpuBytes = gpuUsed_;

@@ -29,6 +29,16 @@ enum class LinkId { HostToGpu, GpuToHost, SsdToGpu, GpuToSsd, SsdToHost, HostToS
 inline constexpr int kLinkCount = 7;
 std::string_view toString(LinkId link);
 
+// One transfer on one link: queued behind earlier ones, it occupies the link from start to end
+// (latency included).
+struct TransferRecord {
+    LinkId link = LinkId::HostToGpu;
+    Nanoseconds start = 0;
+    Nanoseconds end = 0;
+    Bytes bytes = 0;
+    bool operator==(const TransferRecord&) const = default;
+};
+
 struct ResidencySample {
     Nanoseconds time = 0;
     Bytes gpu = 0;
@@ -67,6 +77,9 @@ struct SimulationResult {
     Bytes discardSavedBytes = 0;             // write-backs and copies UVM Discard avoided
     std::int64_t faultBatches = 0;
     std::vector<ResidencySample> residency;  // over the reported iteration, at every change
+    // Every transfer issued during the reported iteration, in issue order per link (with
+    // SimulationOptions::recordTransfers).
+    std::vector<TransferRecord> transfers;
     std::vector<std::vector<ResidencyInterval>> tensorResidency;  // parallel to Profile::tensors
     Bytes peakGpuBytes = 0;
     // Conservation over the reported iteration, block by block (workspace excluded: it lives

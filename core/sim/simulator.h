@@ -14,6 +14,7 @@ namespace spillway {
 struct SimulationOptions {
     bool recordTensorResidency = true;
     bool recordResidencySamples = true;
+    bool recordTransfers = true;
     // Checked between kernels; a cancelled simulation throws SimulationCancelled.
     const std::atomic<bool>* cancel = nullptr;
 };

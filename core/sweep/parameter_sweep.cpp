@@ -51,6 +51,7 @@ SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepO
             SimulationOptions simOptions;
             simOptions.recordTensorResidency = false;  // a sweep keeps the numbers, not the series
             simOptions.recordResidencySamples = false;
+            simOptions.recordTransfers = false;
             simOptions.cancel = options.cancel;
             const SimulationResult r = simulate(profile, plan, machines[v], simOptions);
             cell.ok = true;

@@ -67,6 +67,27 @@ private slots:
         QCOMPARE(r.kernelsWithAbsentBlocks, std::int64_t(0));
     }
 
+    void transfersAddUpToTheTrafficPerLink() {
+        TinyProfile p;
+        const TensorId a = p.tensor("A", k4M, true);
+        const TensorId b = p.tensor("B", k4M, true);
+        p.kernel("k0", 1000, {a}, {});
+        p.kernel("k1", 1000, {b}, {});
+        p.kernel("k2", 1000, {a}, {});
+        const SimulationResult r = simulate(p.profile, Plan{}, unitMachine(k4M));
+        // A in, A out + B in, B out + A in: five 4 MiB copies, each on its own link's queue.
+        QCOMPARE(r.transfers.size(), size_t(5));
+        Bytes perLink[kLinkCount] = {};
+        for (const TransferRecord& t : r.transfers) {
+            QVERIFY(t.end >= t.start + t.bytes);  // 1 B/ns, no latency
+            perLink[static_cast<int>(t.link)] += t.bytes;
+        }
+        for (int l = 0; l < kLinkCount; ++l) QCOMPARE(perLink[l], r.traffic[l]);
+        SimulationOptions quiet;
+        quiet.recordTransfers = false;
+        QVERIFY(simulate(p.profile, Plan{}, unitMachine(k4M), quiet).transfers.empty());
+    }
+
     void latePrefetchIsItsOwnStall() {
         TinyProfile p;
         const TensorId a = p.tensor("A", k4M, true);
