@@ -133,6 +133,10 @@ Outcome simulateCycles(const Workload& w, const std::string& policy) {
     const Profile& profile = profileFor(w);
     const HardwareConfig hw = machineFor(w);
     const Plan plan = makePlan(policy, profile, hw);
+    if (auto room = plan.notes.find("memory_for_activations"); room != plan.notes.end())
+        qInfo("%s %s: planner room %s B, offloaded %s B in %s tensors, fits %s", w.name.c_str(), policy.c_str(),
+              room->second.c_str(), plan.notes.at("offloaded_bytes").c_str(), plan.notes.at("offloaded_tensors").c_str(),
+              plan.notes.at("fits").c_str());
     Outcome out;
     SimulationOptions options;
     options.recordTensorResidency = false;
