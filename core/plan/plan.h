@@ -24,18 +24,6 @@ enum class DirectiveKind {
 };
 std::string_view toString(DirectiveKind kind);
 
-struct Directive {
-    std::int64_t kernelPos = 0;  // issued just before the kernel at this position starts
-    DirectiveKind kind = DirectiveKind::Prefetch;
-    TensorId tensor = 0;
-    Tier target = Tier::Gpu;     // PreEvict: Host or Ssd; Prefetch: Gpu
-    // Prefetch only, a hint for eviction: spare the tensor until the kernel at this position
-    // has run (DeepUM's pre-eviction spares what its prefetcher predicted). Counted forward from
-    // kernelPos: a value below kernelPos lies in the next iteration. -1 = no hint.
-    std::int64_t keepUntil = -1;
-    bool operator==(const Directive&) const = default;
-};
-
 // How the GPU memory is managed while the plan runs.
 enum class MemoryModel {
     // Unified memory: page-level (2 MiB block) residency, faults, LRU eviction (core/sim/sim_engine*).
@@ -48,6 +36,18 @@ enum class MemoryModel {
     ContiguousFirstFit,
 };
 std::string_view toString(MemoryModel model);
+
+struct Directive {
+    std::int64_t kernelPos = 0;  // issued just before the kernel at this position starts
+    DirectiveKind kind = DirectiveKind::Prefetch;
+    TensorId tensor = 0;
+    Tier target = Tier::Gpu;     // PreEvict: Host or Ssd; Prefetch: Gpu
+    // Prefetch only, a hint for eviction: spare the tensor until the kernel at this position
+    // has run (DeepUM's pre-eviction spares what its prefetcher predicted). Counted forward from
+    // kernelPos: a value below kernelPos lies in the next iteration. -1 = no hint.
+    std::int64_t keepUntil = -1;
+    bool operator==(const Directive&) const = default;
+};
 
 struct Plan {
     std::string policy;             // planner that made it, e.g. "g10", "most+discard"
