@@ -36,7 +36,8 @@ Bytes totalTraffic(const SimulationResult& r) {
 
 // Speedup of `row` over `base`: how many times faster; absent when either did not run.
 std::optional<double> speedup(const Row& base, const Row& row) {
-    if (!base.result || !row.result || row.result->iterationTime <= 0) return std::nullopt;
+    if (!base.result || !row.result || row.result->iterationTime <= 0 || base.result->iterationTime <= 0)
+        return std::nullopt;
     return static_cast<double>(base.result->iterationTime) / static_cast<double>(row.result->iterationTime);
 }
 
@@ -49,6 +50,10 @@ void printTable(const std::vector<Row>& rows) {
             continue;
         }
         const auto& r = *row.result;
+        if (!r.cannotRun.empty()) {
+            fmt::print("{:<22} cannot run: {}\n", row.policy, r.cannotRun);
+            continue;
+        }
         const auto s = speedup(rows.front(), row);
         fmt::print("{:<22} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", row.policy, readableDuration(r.iterationTime),
                    s ? fmt::format("{:.2f}x", *s) : std::string("-"), readableDuration(r.totals.compute),

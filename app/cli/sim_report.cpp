@@ -19,6 +19,8 @@ double share(Nanoseconds part, Nanoseconds whole) {
 
 nlohmann::ordered_json resultTotalsJson(const SimulationResult& r) {
     nlohmann::ordered_json j;
+    // An impossible run (contiguous memory model: the model does not fit) says why, no times.
+    if (!r.cannotRun.empty()) j["cannot_run"] = r.cannotRun;
     j["iteration_time_ns"] = r.iterationTime;
     j["ideal_time_ns"] = r.idealTime;
     j["stall_split_ns"] = {{"compute", r.totals.compute},
@@ -69,7 +71,12 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
                profile.kernels.size());
     fmt::print("Hardware    {} (GPU {}, fault model {})\n", hardware.id, readableBytes(hardware.gpuCapacity),
                toString(hardware.faultModel));
-    fmt::print("Policy      {} ({} directives)\n", plan.policy, plan.directives.size());
+    fmt::print("Policy      {} ({} directives, memory {})\n", plan.policy, plan.directives.size(),
+               toString(plan.memoryModel));
+    if (!r.cannotRun.empty()) {
+        fmt::print("Cannot run  {}\n", r.cannotRun);
+        return;
+    }
     const double slowdown = r.idealTime > 0 ? static_cast<double>(r.iterationTime) / static_cast<double>(r.idealTime) : 0.0;
     fmt::print("Iteration   {}  (ideal {}, x{:.2f})\n\n", readableDuration(r.iterationTime), readableDuration(r.idealTime), slowdown);
     fmt::print("Where the time went:\n");

@@ -14,4 +14,12 @@ std::string_view toString(DirectiveKind kind) {
     return "?";
 }
 
+std::string_view toString(MemoryModel model) {
+    switch (model) {
+        case MemoryModel::UnifiedPaging: return "unified-paging";
+        case MemoryModel::ContiguousFirstFit: return "contiguous-first-fit";
+    }
+    return "?";
+}
+
 }  // namespace spillway

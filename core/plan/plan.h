@@ -24,6 +24,19 @@ enum class DirectiveKind {
 };
 std::string_view toString(DirectiveKind kind);
 
+// How the GPU memory is managed while the plan runs.
+enum class MemoryModel {
+    // Unified memory: page-level (2 MiB block) residency, faults, LRU eviction (core/sim/sim_engine*).
+    UnifiedPaging,
+    // The framework manages device memory itself, as FlashNeuron does: each tensor gets one
+    // contiguous range from a first-fit allocator when first needed and gives it back after its
+    // last read; pre-evicted tensors leave when their write ends and come back in backward as
+    // room allows. Nothing pages; an allocation that cannot be satisfied stalls until a transfer
+    // frees room, or the run is impossible (core/sim/tensor_level_replay.*, docs/simulator.md).
+    ContiguousFirstFit,
+};
+std::string_view toString(MemoryModel model);
+
 struct Directive {
     std::int64_t kernelPos = 0;  // issued just before the kernel at this position starts
     DirectiveKind kind = DirectiveKind::Prefetch;
@@ -60,6 +73,11 @@ struct Plan {
     // allocates it afresh. G10's DeepUM eviction does this (GPUPageTable::selectEvictPTE, DEEPUM
     // case: "not alive -> NOT_PRESENT"); plain UVM writes every victim back.
     bool dropDeadOnEviction = false;
+    MemoryModel memoryModel = MemoryModel::UnifiedPaging;
+    // Non-empty when the planner found that the plan cannot run on the machine (why, with the
+    // numbers). A ContiguousFirstFit replay then reports the run impossible without running it;
+    // paging can always run, so the page-level engine ignores it.
+    std::string cannotRun;
     bool operator==(const Plan&) const = default;
 };
 

@@ -7,9 +7,17 @@
 // flashneuron-hidden keeps only the offloads the SSD finishes writing during the forward pass,
 // so offloading never delays compute and UVM paging covers what does not fit.
 // Times are the profile's kernel durations (everything resident), as G10's planner uses.
+// Under the g10-calibrated fault model `flashneuron` is G10's FlashNeuron throughout: G10's
+// selection rule, and a plan for the contiguous-first-fit memory model (the framework's own
+// allocator, replayed by core/sim/tensor_level_replay.*) that holds only the pre-evicts: that
+// replay allocates at first use, frees after the last read and reads back as room allows.
 #include "core/analysis/liveness.h"
 #include "core/policy/flashneuron_schedule.h"
 #include "core/policy/planners.h"
+
+#include "core/trace/format_units.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <string>
@@ -17,6 +25,45 @@
 namespace spillway {
 
 namespace {
+
+void addNotes(Plan& plan, const FlashNeuronSchedule& schedule) {
+    plan.notes["offload_target"] = std::string(toString(schedule.target));
+    plan.notes["offloaded_tensors"] = std::to_string(schedule.offloads.size());
+    plan.notes["offloaded_bytes"] = std::to_string(schedule.offloadedBytes);
+    plan.notes["candidate_bytes"] = std::to_string(schedule.candidateBytes);
+    plan.notes["memory_for_activations"] = std::to_string(schedule.memoryForActivations);
+    plan.notes["skipped_for_bandwidth"] = std::to_string(schedule.skippedForBandwidth);
+    plan.notes["writes_past_forward_ns"] = std::to_string(schedule.writesPastForward);
+    plan.notes["fits"] = schedule.fits ? "yes" : "no";
+}
+
+// G10's FlashNeuron: the pre-evicts only, for the contiguous-first-fit replay, which does the
+// allocating, freeing and reading back itself.
+Plan planForOwnAllocator(const Profile& profile, const FlashNeuronSchedule& schedule, Bytes gpuCapacity) {
+    Plan plan;
+    plan.policy = "flashneuron";
+    plan.memoryModel = MemoryModel::ContiguousFirstFit;
+    for (const auto& o : schedule.offloads)
+        plan.directives.push_back(
+            {o.evictAt, DirectiveKind::PreEvict, profile.tensors[static_cast<size_t>(o.tensorPos)].id, schedule.target});
+    std::stable_sort(plan.directives.begin(), plan.directives.end(),
+                     [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
+    addNotes(plan, schedule);
+    plan.notes["memory_model"] = std::string(toString(plan.memoryModel));
+    if (!schedule.fits) {
+        plan.cannotRun =
+            schedule.memoryForActivations <= 0
+                ? fmt::format("does not fit: the weights and the largest kernel working set leave no room for "
+                              "activations on the GPU's {} (FlashNeuron's planner, G10's rule)",
+                              readableBytes(gpuCapacity))
+                : fmt::format("does not fit: after offloading every forward activation it can, {} must stay on the "
+                              "GPU but only {} is left beside the weights and the largest kernel working set "
+                              "(FlashNeuron's planner, G10's rule)",
+                              readableBytes(schedule.candidateBytes - schedule.offloadedBytes),
+                              readableBytes(schedule.memoryForActivations));
+    }
+    return plan;
+}
 
 Plan planFromSchedule(const Profile& profile, const FlashNeuronSchedule& schedule, const char* policy) {
     Plan plan;
@@ -40,20 +87,16 @@ Plan planFromSchedule(const Profile& profile, const FlashNeuronSchedule& schedul
     }
     std::stable_sort(plan.directives.begin(), plan.directives.end(),
                      [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
-    plan.notes["offload_target"] = std::string(toString(schedule.target));
-    plan.notes["offloaded_tensors"] = std::to_string(schedule.offloads.size());
-    plan.notes["offloaded_bytes"] = std::to_string(schedule.offloadedBytes);
-    plan.notes["candidate_bytes"] = std::to_string(schedule.candidateBytes);
-    plan.notes["memory_for_activations"] = std::to_string(schedule.memoryForActivations);
-    plan.notes["skipped_for_bandwidth"] = std::to_string(schedule.skippedForBandwidth);
-    plan.notes["writes_past_forward_ns"] = std::to_string(schedule.writesPastForward);
-    plan.notes["fits"] = schedule.fits ? "yes" : "no";
+    addNotes(plan, schedule);
     return plan;
 }
 
 }  // namespace
 
 Plan planFlashNeuron(const Profile& profile, const HardwareConfig& hardware) {
+    if (hardware.faultModel == FaultModel::G10Calibrated)
+        return planForOwnAllocator(profile, scheduleFlashNeuron(profile, hardware, {.rule = FlashNeuronRule::G10}),
+                                   hardware.gpuCapacity);
     return planFromSchedule(profile, scheduleFlashNeuron(profile, hardware), "flashneuron");
 }
 

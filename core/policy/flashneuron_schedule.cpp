@@ -27,7 +27,8 @@ std::vector<Nanoseconds> idealStarts(const Profile& profile) {
 
 // The largest memory one kernel needs at once besides the persistent tensors: its distinct
 // non-persistent tensors plus its workspace. It must always stay free for the running kernel.
-Bytes largestKernelWorkingSet(const Profile& profile, const ProfileIndex& index) {
+// G10 counts the persistent ones too (`withPersistent`).
+Bytes largestKernelWorkingSet(const Profile& profile, const ProfileIndex& index, bool withPersistent) {
     Bytes largest = 0;
     for (const auto& kernel : profile.kernels) {
         std::unordered_set<std::int64_t> seen;
@@ -36,7 +37,7 @@ Bytes largestKernelWorkingSet(const Profile& profile, const ProfileIndex& index)
             const auto t = index.tensorPos(id);
             if (t < 0 || !seen.insert(t).second) return;
             const auto& tensor = profile.tensors[static_cast<size_t>(t)];
-            if (!tensor.persistent) bytes += tensor.bytes;
+            if (withPersistent || !tensor.persistent) bytes += tensor.bytes;
         };
         for (auto id : kernel.inputs) add(id);
         for (auto id : kernel.outputs) add(id);
@@ -54,7 +55,7 @@ struct Candidate {
 std::vector<Candidate> forwardTensorsNeededInBackward(const Profile& profile, const ProfileIndex& index,
                                                       const Liveness& liveness,
                                                       const InactiveIntervals& intervals,
-                                                      std::int64_t backwardStart) {
+                                                      std::int64_t backwardStart, FlashNeuronRule rule) {
     std::vector<Candidate> out;
     std::unordered_set<std::int64_t> seen;
     for (std::int64_t k = 0; k < backwardStart; ++k) {
@@ -63,10 +64,16 @@ std::vector<Candidate> forwardTensorsNeededInBackward(const Profile& profile, co
             const auto t = index.tensorPos(id);
             if (t < 0 || !seen.insert(t).second) return;
             const auto& live = liveness.tensors[static_cast<size_t>(t)];
-            if (profile.tensors[static_cast<size_t>(t)].persistent || live.lastUse < backwardStart) return;
+            if (profile.tensors[static_cast<size_t>(t)].persistent) return;
+            // G10 keeps only tensors read again from backward on (its "death" is the last read).
+            if ((rule == FlashNeuronRule::G10 ? live.lastRead : live.lastUse) < backwardStart) return;
             Candidate c{t, nullptr};
-            for (const auto& gap : intervals.ofTensor(static_cast<size_t>(t)))
-                if (!gap.wraps && gap.afterUse < backwardStart && gap.nextUse >= backwardStart) c.gap = &gap;
+            for (const auto& gap : intervals.ofTensor(static_cast<size_t>(t))) {
+                if (gap.wraps) continue;
+                if (rule == FlashNeuronRule::G10 ? gap.firstIdle <= backwardStart
+                                                 : gap.afterUse < backwardStart && gap.nextUse >= backwardStart)
+                    c.gap = &gap;
+            }
             out.push_back(c);
         };
         for (auto id : kernel.inputs) consider(id);
@@ -136,9 +143,15 @@ FlashNeuronSchedule scheduleFlashNeuron(const Profile& profile, const HardwareCo
     Bytes persistentBytes = 0;
     for (const auto& t : profile.tensors)
         if (t.persistent) persistentBytes += t.bytes;
-    s.memoryForActivations = hardware.gpuCapacity - persistentBytes - largestKernelWorkingSet(profile, index);
+    const bool g10 = options.rule == FlashNeuronRule::G10;
+    s.memoryForActivations = hardware.gpuCapacity - persistentBytes - largestKernelWorkingSet(profile, index, g10);
+    if (g10 && s.memoryForActivations <= 0) {
+        s.fits = false;  // G10: "No enough space for un-offloading tensors!"
+        return s;
+    }
 
-    const auto candidates = forwardTensorsNeededInBackward(profile, index, liveness, intervals, s.backwardStart);
+    const auto candidates =
+        forwardTensorsNeededInBackward(profile, index, liveness, intervals, s.backwardStart, options.rule);
     for (const auto& c : candidates) s.candidateBytes += profile.tensors[static_cast<size_t>(c.tensorPos)].bytes;
 
     // G10's rule: offload in forward order while what stays does not fit. Optionally, only
@@ -160,7 +173,7 @@ FlashNeuronSchedule scheduleFlashNeuron(const Profile& profile, const HardwareCo
         s.offloadedBytes += bytes;
         staying -= bytes;
     }
-    s.fits = staying < s.memoryForActivations;
+    s.fits = g10 ? staying <= s.memoryForActivations : staying < s.memoryForActivations;
     s.writesPastForward = std::max<Nanoseconds>(0, writeQueueEnd(writes, start, write) - forwardEnd);
     placePrefetches(s.offloads, profile, start, read, s.backwardStart);
     return s;

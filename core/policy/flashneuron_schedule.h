@@ -17,7 +17,22 @@ struct FlashNeuronOffload {
     bool operator==(const FlashNeuronOffload&) const = default;
 };
 
+// Which selection rule: ours (docs/policies.md) or G10's scheduling_offload_flashneuron, which
+// the g10-calibrated fault model uses so that results can be compared with G10's.
+enum class FlashNeuronRule {
+    // Room = capacity - persistent - largest working set of non-persistent tensors; candidates
+    // are forward tensors used again from backward on; each goes if it has a gap spanning into
+    // backward; fits when what stays is below the room.
+    Spillway,
+    // G10: the largest working set counts every tensor of a kernel, weights included (so the
+    // weights are counted twice); candidates must be read again from backward on; each goes at
+    // the start of its last gap that opens by the backward start; fits when what stays is at
+    // most the room. Room <= 0 means nothing can run.
+    G10,
+};
+
 struct FlashNeuronOptions {
+    FlashNeuronRule rule = FlashNeuronRule::Spillway;
     // false (G10's model and the paper's first phase): offload in forward order until what
     // stays fits, even when the SSD cannot write it all during the forward pass (backward then
     // waits for it). true: also skip any offload that the SSD write queue would not finish

@@ -69,6 +69,9 @@ struct StallTotals {
 struct SimulationResult {
     std::string policy;
     std::string hardware;
+    // Non-empty when the run is impossible (a contiguous allocation that no transfer can make
+    // room for, or a plan its planner refused): what did not fit, where. The rest is then empty.
+    std::string cannotRun;
     Nanoseconds iterationTime = 0;           // the reported (last) iteration
     Nanoseconds idealTime = 0;               // sum of kernel durations
     StallTotals totals;                      // over the reported iteration

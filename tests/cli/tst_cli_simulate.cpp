@@ -221,6 +221,20 @@ private slots:
         QVERIFY(in > 40 * kGiB);
     }
 
+    // G10's FlashNeuron cannot run ViT-1280 on 40 GiB: the JSON says why, the text says so,
+    // and the exit code is still 0 (an impossible run is a result, not an error).
+    void simulateImpossibleRunSaysWhy() {
+        const QString vit = QStringLiteral(SPILLWAY_SHARED_DATA "/g10/derived/VIT_1280");
+        const auto r = runCli({"simulate", vit, "--hw", "g10-a100", "--policy", "flashneuron", "--json", "-"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto j = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(j["cannot_run"].toString().startsWith("does not fit: tensor "));
+        QCOMPARE(j["iteration_time_ns"].toInteger(), qint64(0));
+        const auto text = runCli({"simulate", vit, "--hw", "g10-a100", "--policy", "flashneuron"});
+        QVERIFY(text.out.contains("memory contiguous-first-fit"));
+        QVERIFY(text.out.contains("Cannot run  does not fit"));
+    }
+
     // 8 MiB of tensors through a 6 MiB GPU: uvm must evict; discard drops the dead temporary
     // instead of writing it back.
     void compareRowsAndSpeedups() {

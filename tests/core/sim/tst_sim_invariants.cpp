@@ -4,6 +4,7 @@
 // gives the same result. Plus the fidelity anchor: BERT-256 under uvm against G10's number.
 #include "core/analysis/liveness.h"
 #include "core/io/profile_loader.h"
+#include "core/policy/planners.h"
 #include "core/sim/simulator.h"
 #include "sim_test_support.h"
 
@@ -105,6 +106,64 @@ private slots:
         const SimulationResult second = simulate(p, plan, hw);
         QVERIFY(first == second);
         if (randomDirectives) QVERIFY(first.discardSavedBytes > 0);
+    }
+
+    // The tensor-level replay (contiguous-first-fit memory model, FlashNeuron) keeps the same
+    // invariants: FlashNeuron's own plan under g10-calibrated, and that plan plus random forward
+    // pre-evicts (some are needed again in forward and must be read back on demand). ViT-1280
+    // does not fit in 40 GiB that way (G10: inf; fragmentation stops it at 48 GiB too) and
+    // needs no offloading at 64 GiB, so it runs on 56 GiB.
+    void tensorLevelInvariants_data() {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<bool>("randomDirectives");
+        QTest::addColumn<qint64>("gpuGiB");
+        QTest::addRow("BERT_Base_256 flashneuron") << QString("BERT_Base_256") << false << qint64(40);
+        QTest::addRow("BERT_Base_256 random pre-evicts") << QString("BERT_Base_256") << true << qint64(40);
+        QTest::addRow("VIT_1280 flashneuron 56 GiB") << QString("VIT_1280") << false << qint64(56);
+        QTest::addRow("VIT_1280 random pre-evicts 56 GiB") << QString("VIT_1280") << true << qint64(56);
+    }
+
+    void tensorLevelInvariants() {
+        QFETCH(QString, profile);
+        QFETCH(bool, randomDirectives);
+        QFETCH(qint64, gpuGiB);
+        const Profile& p = loaded(profile.toStdString().c_str());
+        HardwareConfig hw = spillway::testing::g10A100();
+        hw.faultModel = FaultModel::G10Calibrated;
+        hw.gpuCapacity = gpuGiB * kGiB;
+        Plan plan = planFlashNeuron(p, hw);
+        QVERIFY(plan.memoryModel == MemoryModel::ContiguousFirstFit);
+        if (randomDirectives) {
+            const Liveness live = computeLiveness(p);
+            std::mt19937 rng(11);
+            std::int64_t backward = 0;
+            while (p.kernels[backward].phase == KernelPhase::Forward) ++backward;
+            for (int i = 0; i < 300; ++i) {
+                const auto t = static_cast<std::size_t>(rng() % p.tensors.size());
+                const TensorLiveness& l = live.tensors[t];
+                if (!l.used() || l.persistent) continue;
+                const std::int64_t use = l.uses[rng() % l.uses.size()];
+                if (use + 1 < backward) plan.directives.push_back({use + 1, DirectiveKind::PreEvict, p.tensors[t].id, Tier::Ssd});
+            }
+            std::stable_sort(plan.directives.begin(), plan.directives.end(),
+                             [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
+        }
+        const SimulationResult first = simulate(p, plan, hw);
+        QVERIFY2(first.cannotRun.empty(), first.cannotRun.c_str());
+        checkInvariants(first, hw, p.kernels.size());
+        QVERIFY(first.iterationTime >= first.idealTime);
+        // Everything written out comes back: FlashNeuron reads every offloaded tensor once.
+        QVERIFY(first.traffic[int(LinkId::GpuToSsd)] > 0);
+        QVERIFY(first.traffic[int(LinkId::SsdToGpu)] <= first.traffic[int(LinkId::GpuToSsd)]);
+        // Residency intervals tile the iteration for every tensor.
+        QCOMPARE(first.tensorResidency.size(), p.tensors.size());
+        for (const auto& intervals : first.tensorResidency) {
+            QVERIFY(!intervals.empty());
+            QCOMPARE(intervals.front().start, Nanoseconds(0));
+            QCOMPARE(intervals.back().end, first.iterationTime);
+            for (std::size_t i = 1; i < intervals.size(); ++i) QCOMPARE(intervals[i].start, intervals[i - 1].end);
+        }
+        QVERIFY(first == simulate(p, plan, hw));
     }
 
     void bertUvmIsWithinTenPercentOfG10() {
