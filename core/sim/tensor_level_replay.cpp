@@ -130,6 +130,16 @@ public:
             recorder_.emplace(profile_.tensors.size());
             for (std::size_t t = 0; t < profile_.tensors.size(); ++t) recorder_->mark(t, 0, where_[t]);
         }
+        if (options_.recordTransfers) {
+            const std::pair<LinkQueue*, LinkId> links[] = {{&writeLinks_[0], LinkId::GpuToSsd},
+                                                           {&readLinks_[0], LinkId::SsdToGpu},
+                                                           {&writeLinks_[1], LinkId::GpuToHost},
+                                                           {&readLinks_[1], LinkId::HostToGpu}};
+            for (auto [link, id] : links) {
+                link->id = id;
+                link->log = &result_.transfers;
+            }
+        }
         sample();
         result_.kernels.reserve(profile_.kernels.size());
         for (std::size_t k = 0; k < profile_.kernels.size(); ++k) {
