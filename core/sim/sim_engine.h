@@ -95,6 +95,11 @@ private:
     // not move it to the most recently used end (GPUPageTable::LRUAccess is called from
     // allocPTE alone). Under the g10-calibrated model we keep that order; otherwise true LRU.
     bool reorderOnUse_ = true;
+    // Host bytes the running kernel is faulting in. G10's batcher fetches and evicts page by
+    // page and erases each fetched page from the host table as it arrives, so while a kernel
+    // faults from a full host, its evictions keep going to host (a swap) rather than to SSD.
+    // Under g10-calibrated, spillTier counts these bytes as already free (0 otherwise).
+    Bytes hostFreedByFaults_ = 0;
 
     bool recording_ = false;
     SimulationResult result_;

@@ -106,7 +106,9 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     Bytes newBytes = kernel.workspaceBytes;
     for (std::int32_t b : faulted) newBytes += blocks_[b].bytes;
     // Room for the faulting blocks and the workspace; eviction here is on the critical path.
+    if (hw_.faultModel == FaultModel::G10Calibrated) hostFreedByFaults_ = demand.fromHost();
     const Nanoseconds roomAt = newBytes > 0 ? *makeRoom(newBytes, t + unmapCost, true, pos) : t + unmapCost;
+    hostFreedByFaults_ = 0;
 
     const std::int64_t batches = demand.pages > 0 ? ceilDiv(demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
     const Nanoseconds alloc = allocTimeOf(demand.zeroFill() + kernel.workspaceBytes, hw_);

@@ -23,7 +23,7 @@ void Engine::drainArrivals(Nanoseconds t) {
 }
 
 Tier Engine::spillTier(Bytes bytes) const {
-    if (hostUsed_ + bytes <= hw_.hostCapacity) return Tier::Host;
+    if (hostUsed_ - hostFreedByFaults_ + bytes <= hw_.hostCapacity) return Tier::Host;
     // ssdCapacity <= 0 means "no limit" (a scratch SSD is far larger than any footprint).
     if (hw_.ssdCapacity <= 0 || ssdUsed_ + bytes <= hw_.ssdCapacity) return Tier::Ssd;
     throw std::runtime_error("host memory and SSD are both full: the profile does not fit this machine");

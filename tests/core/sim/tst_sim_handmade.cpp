@@ -86,6 +86,29 @@ private slots:
         SimulationOptions quiet;
         quiet.recordTransfers = false;
         QVERIFY(simulate(p.profile, Plan{}, unitMachine(k4M), quiet).transfers.empty());
+    void g10SwapsWithAFullHost() {
+        // GPU and host hold 4 MiB each. A starts on the GPU, B on host (the GPU is full), so
+        // host is full too. k0 needs B, so A must leave the GPU.
+        TinyProfile p;
+        const TensorId a = p.tensor("A", k4M, true);
+        const TensorId b = p.tensor("B", k4M, true);
+        (void)a;
+        p.kernel("k0", 1000, {b}, {});
+        HardwareConfig hw = unitMachine(k4M);
+        hw.hostCapacity = k4M;
+        hw.weightsStartOn = Tier::Gpu;
+        // analytic: A is evicted while B still occupies host, so it goes to SSD.
+        const SimulationResult analytic = simulate(p.profile, Plan{}, hw);
+        QCOMPARE(traffic(analytic, LinkId::GpuToSsd), k4M);
+        QCOMPARE(traffic(analytic, LinkId::GpuToHost), Bytes(0));
+        // g10-calibrated: G10's batcher erases each page fetched from host before the next
+        // eviction, so A takes the place B leaves: all of A goes to host, nothing to SSD.
+        hw.faultModel = FaultModel::G10Calibrated;
+        const SimulationResult g10 = simulate(p.profile, Plan{}, hw);
+        QCOMPARE(traffic(g10, LinkId::GpuToHost), k4M);
+        QCOMPARE(traffic(g10, LinkId::GpuToSsd), Bytes(0));
+        QCOMPARE(traffic(g10, LinkId::HostToGpu), k4M);
+        for (const ResidencySample& s : g10.residency) QVERIFY(s.host <= hw.hostCapacity);
     }
 
     void latePrefetchIsItsOwnStall() {
