@@ -27,6 +27,8 @@ nlohmann::ordered_json resultTotalsJson(const SimulationResult& r) {
                            {"fault_stall", r.totals.faultStall},
                            {"oversub_stall", r.totals.oversubStall},
                            {"late_prefetch_stall", r.totals.latePrefetchStall}};
+    // Several GPUs only, so a one-GPU report stays exactly as it was.
+    if (!r.gpus.empty()) j["stall_split_ns"]["nvlink_stall"] = r.totals.nvlinkStall;
     j["overlap_ns"] = r.totals.overlap;
     auto traffic = nlohmann::ordered_json::object();
     for (auto link : kLinks) traffic[std::string(toString(link))] = r.traffic[static_cast<int>(link)];
@@ -34,6 +36,22 @@ nlohmann::ordered_json resultTotalsJson(const SimulationResult& r) {
     j["discard_saved_bytes"] = r.discardSavedBytes;
     j["fault_batches"] = r.faultBatches;
     j["peak_gpu_bytes"] = r.peakGpuBytes;
+    if (!r.gpus.empty()) {
+        j["gpu_count"] = r.gpus.size();
+        j["all_reduced_bytes"] = r.allReducedBytes;
+        auto gpus = nlohmann::ordered_json::array();
+        for (std::size_t g = 0; g < r.gpus.size(); ++g) {
+            const GpuSummary& s = r.gpus[g];
+            gpus.push_back({{"gpu", g},
+                            {"iteration_time_ns", s.iterationTime},
+                            {"pcie_bytes", s.pcieBytes},
+                            {"ssd_bytes", s.ssdBytes},
+                            {"nvlink_out_bytes", s.nvlinkOutBytes},
+                            {"nvlink_in_bytes", s.nvlinkInBytes},
+                            {"peak_gpu_bytes", s.peakGpuBytes}});
+        }
+        j["gpus"] = gpus;
+    }
     return j;
 }
 
@@ -53,6 +71,7 @@ nlohmann::ordered_json kernelTimingsJson(const Profile& profile, const Plan& pla
         k["fault_stall_ns"] = t.faultStall;
         k["oversub_stall_ns"] = t.oversubStall;
         k["late_prefetch_stall_ns"] = t.latePrefetchStall;
+        if (!r.gpus.empty()) k["nvlink_stall_ns"] = t.nvlinkStall;
         k["overlap_ns"] = t.overlap;
         k["faulted_bytes"] = t.faultedBytes;
         list.push_back(std::move(k));
@@ -69,7 +88,8 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
     fmt::print("Profile     {}{} ({} kernels)\n", profile.metadata.model.empty() ? "(unnamed)" : profile.metadata.model,
                profile.metadata.batch ? fmt::format(", batch {}", profile.metadata.batch) : "",
                profile.kernels.size());
-    fmt::print("Hardware    {} (GPU {}, fault model {})\n", hardware.id, readableBytes(hardware.gpuCapacity),
+    fmt::print("Hardware    {} ({}GPU {}, fault model {})\n", hardware.id,
+               hardware.gpuCount > 1 ? fmt::format("{} x ", hardware.gpuCount) : "", readableBytes(hardware.gpuCapacity),
                toString(hardware.faultModel));
     fmt::print("Policy      {} ({} directives, memory {})\n", plan.policy, plan.directives.size(),
                toString(plan.memoryModel));
@@ -87,6 +107,9 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
         {"late-prefetch stall", r.totals.latePrefetchStall}};
     for (const auto& [name, ns] : split)
         fmt::print("  {:<24} {:>14}  {:5.1f}%\n", name, readableDuration(ns), share(ns, r.iterationTime));
+    if (!r.gpus.empty())
+        fmt::print("  {:<24} {:>14}  {:5.1f}%\n", "nvlink stall (all-reduce)", readableDuration(r.totals.nvlinkStall),
+                   share(r.totals.nvlinkStall, r.iterationTime));
     fmt::print("  {:<24} {:>14}  (transfers hidden behind kernels)\n", "overlap", readableDuration(r.totals.overlap));
     fmt::print("\nTraffic:\n");
     bool any = false;
@@ -97,6 +120,18 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
         fmt::print("  {:<24} {:>14}\n", toString(link), readableBytes(bytes));
     }
     if (!any) fmt::print("  (none)\n");
+    if (!r.gpus.empty()) {
+        fmt::print("\n{} GPUs in lock-step (GPU 0 moves every tensor to and from host/SSD; gradients all-reduced: {}):\n",
+                   r.gpus.size(), readableBytes(r.allReducedBytes));
+        fmt::print("  {:<4} {:>14} {:>12} {:>12} {:>12} {:>12}\n", "GPU", "iteration", "PCIe", "SSD", "NVLink out",
+                   "NVLink in");
+        for (std::size_t g = 0; g < r.gpus.size(); ++g) {
+            const GpuSummary& s = r.gpus[g];
+            fmt::print("  {:<4} {:>14} {:>12} {:>12} {:>12} {:>12}\n", g, readableDuration(s.iterationTime),
+                       readableBytes(s.pcieBytes), readableBytes(s.ssdBytes), readableBytes(s.nvlinkOutBytes),
+                       readableBytes(s.nvlinkInBytes));
+        }
+    }
     fmt::print("\nFault batches {}   discard saved {}   peak GPU {}\n", r.faultBatches, readableBytes(r.discardSavedBytes),
                readableBytes(r.peakGpuBytes));
 }

@@ -19,8 +19,9 @@ std::vector<Bytes> tensorSizes(const Profile& profile) {
 }
 
 void checkHardware(const HardwareConfig& hw) {
-    if (hw.gpuCount > 1)
-        throw std::invalid_argument("multi-GPU simulation (gpu_count > 1, NVLink scatter/reduce) is not implemented yet");
+    if (hw.gpuCount < 1) throw std::invalid_argument("gpu_count must be at least 1");
+    if (hw.gpuCount > 1 && hw.nvlink.bytesPerSecond <= 0)
+        throw std::invalid_argument("gpu_count > 1 needs an NVLink bandwidth (nvlink.bytes_per_s)");
     if (hw.gpuCapacity <= 0) throw std::invalid_argument("the GPU capacity must be positive");
     if (hw.pageSize <= 0 || hw.blockSize <= 0) throw std::invalid_argument("page and block sizes must be positive");
     if (hw.iterations < 1) throw std::invalid_argument("at least one iteration must be simulated");
@@ -35,6 +36,7 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     const LinkSpec specs[kLinkCount] = {hw.hostToGpu, hw.gpuToHost, hw.ssdToGpu, hw.gpuToSsd,
                                         hw.ssdToHost, hw.hostToSsd, hw.nvlink};
     for (int i = 0; i < kLinkCount; ++i) links_[i] = LinkQueue(specs[i]);
+    links_[kNvLinkIntoHome] = LinkQueue(hw.nvlink);
 
     const std::size_t kernelCount = profile.kernels.size();
     if (plan.order.empty()) {
@@ -78,6 +80,7 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
         g10_[k] = g10KernelBandwidth(kernel, in, out, hw);
     }
 
+    setUpReplicas();
     const Liveness liveness = computeLiveness(profile);
     liveness_ = liveness.tensors;
     reorderOnUse_ = hw.faultModel != FaultModel::G10Calibrated;
@@ -151,7 +154,16 @@ SimulationResult Engine::run() {
         const Nanoseconds iterationStart = now;
         for (std::int64_t pos : order_) {
             if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) throw SimulationCancelled();
-            const KernelTiming timing = runKernel(pos, now);
+            KernelTiming timing;
+            if (pos == allReduceBeforePos_) {
+                // Several GPUs: the optimizer waits for the gradients' all-reduce (a barrier).
+                const Nanoseconds reduced = allReduceGradients(now);
+                timing = runKernel(pos, reduced);
+                timing.start = now;
+                timing.nvlinkStall = reduced - now;
+            } else {
+                timing = runKernel(pos, now);
+            }
             now = timing.end;
             if (reported) result_.kernels.push_back(timing);
         }
@@ -163,10 +175,13 @@ SimulationResult Engine::run() {
         result_.totals.faultStall += k.faultStall;
         result_.totals.oversubStall += k.oversubStall;
         result_.totals.latePrefetchStall += k.latePrefetchStall;
+        result_.totals.nvlinkStall += k.nvlinkStall;
         result_.totals.overlap += k.overlap;
     }
     result_.idealTime = profile_.totalDuration();
     for (int i = 0; i < kLinkCount; ++i) result_.traffic[i] = links_[i].bytesMoved;
+    result_.traffic[static_cast<int>(LinkId::NvLink)] += links_[kNvLinkIntoHome].bytesMoved;
+    summariseGpus();
     for (std::int32_t b = 0; b < blocks_.size(); ++b)
         if (blocks_[b].loc == BlockLoc::Gpu) result_.gpuBytesAtEnd += blocks_[b].bytes;
     result_.gpuBytesIn = gpuBytesIn_;

@@ -64,13 +64,23 @@ private:
 
     LinkQueue& link(LinkId id) { return links_[static_cast<int>(id)]; }
 
+    // several GPUs over NVLink (multi_gpu_replicas.cpp); every one is a no-op on one GPU
+    void setUpReplicas();
+    Nanoseconds scatterToReplicas(Nanoseconds arrivedAtHome, Bytes bytes);
+    Nanoseconds reduceFromReplicas(Nanoseconds t, Bytes bytes);
+    Nanoseconds allReduceGradients(Nanoseconds t);
+    void summariseGpus();
+
     const Profile& profile_;
     const Plan& plan_;
     const HardwareConfig& hw_;
     const SimulationOptions& options_;
 
     BlockTable blocks_;
-    LinkQueue links_[kLinkCount];
+    // One queue per LinkId, plus kNvLinkIntoHome: NVLink is full duplex, LinkId::NvLink is the
+    // home GPU's outgoing port (scatter), this one its incoming port (reduce).
+    static constexpr int kNvLinkIntoHome = kLinkCount;
+    LinkQueue links_[kLinkCount + 1];
     std::vector<std::int64_t> order_;
     std::vector<KernelTensors> kernelTensors_;
     std::vector<G10KernelBandwidth> g10_;
@@ -108,6 +118,9 @@ private:
     std::vector<std::int32_t> touchedTensors_;
     Bytes gpuBytesIn_ = 0;   // reported iteration: slots filled by copy or zero-fill
     Bytes gpuBytesOut_ = 0;  // slots emptied by copy-out or drop
+
+    std::int64_t allReduceBeforePos_ = -1;       // several GPUs: first optimizer kernel (profile position)
+    std::vector<std::int32_t> reducedGradients_;  // gradient tensors the optimizer reads
 };
 
 }  // namespace spillway::sim

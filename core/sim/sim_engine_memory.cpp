@@ -30,6 +30,7 @@ Tier Engine::spillTier(Bytes bytes) const {
 }
 
 Nanoseconds Engine::moveOut(Nanoseconds t, Bytes bytes, Tier to) {
+    t = reduceFromReplicas(t, bytes);  // several GPUs: merged into the home GPU first
     if (to == Tier::Host) return link(LinkId::GpuToHost).enqueue(t, bytes);
     if (link(LinkId::GpuToSsd).present()) return link(LinkId::GpuToSsd).enqueue(t, bytes);
     // No direct path: stage through host memory.
@@ -38,9 +39,10 @@ Nanoseconds Engine::moveOut(Nanoseconds t, Bytes bytes, Tier to) {
 
 Nanoseconds Engine::moveIn(Nanoseconds t, Bytes bytes, Tier from) {
     if (bytes <= 0) return t;
-    if (from == Tier::Host) return link(LinkId::HostToGpu).enqueue(t, bytes);
-    if (link(LinkId::SsdToGpu).present()) return link(LinkId::SsdToGpu).enqueue(t, bytes);
-    return link(LinkId::HostToGpu).enqueue(link(LinkId::SsdToHost).enqueue(t, bytes), bytes);
+    // Several GPUs: the home GPU receives the bytes once, then scatters them over NVLink.
+    if (from == Tier::Host) return scatterToReplicas(link(LinkId::HostToGpu).enqueue(t, bytes), bytes);
+    if (link(LinkId::SsdToGpu).present()) return scatterToReplicas(link(LinkId::SsdToGpu).enqueue(t, bytes), bytes);
+    return scatterToReplicas(link(LinkId::HostToGpu).enqueue(link(LinkId::SsdToHost).enqueue(t, bytes), bytes), bytes);
 }
 
 void Engine::leaveTier(const Block& block) {

@@ -10,8 +10,9 @@
 
 namespace spillway {
 
-// Every nanosecond of [start, end) is exactly one of compute, faultStall, oversubStall or
-// latePrefetchStall: compute + faultStall + oversubStall + latePrefetchStall == end - start.
+// Every nanosecond of [start, end) is exactly one of compute, faultStall, oversubStall,
+// latePrefetchStall or nvlinkStall:
+// compute + faultStall + oversubStall + latePrefetchStall + nvlinkStall == end - start.
 // `overlap` is transfer time that ran beside the kernel (hidden), reported, not part of the sum.
 struct KernelTiming {
     Nanoseconds start = 0;
@@ -20,6 +21,7 @@ struct KernelTiming {
     Nanoseconds faultStall = 0;         // waiting for demand-paged data (UVM faults)
     Nanoseconds oversubStall = 0;       // evicting on the critical path because the GPU was full
     Nanoseconds latePrefetchStall = 0;  // waiting for a prefetch that was issued but not done
+    Nanoseconds nvlinkStall = 0;        // several GPUs: waiting for the gradient all-reduce (0 on one GPU)
     Nanoseconds overlap = 0;
     Bytes faultedBytes = 0;
     bool operator==(const KernelTiming&) const = default;
@@ -62,8 +64,22 @@ struct StallTotals {
     Nanoseconds faultStall = 0;
     Nanoseconds oversubStall = 0;
     Nanoseconds latePrefetchStall = 0;
+    Nanoseconds nvlinkStall = 0;
     Nanoseconds overlap = 0;
     bool operator==(const StallTotals&) const = default;
+};
+
+// Several GPUs (HardwareConfig::gpuCount > 1): what one GPU did. GPU 0 is the home GPU that
+// moves every tensor to and from host/SSD; the others are fed over NVLink (docs/simulator.md,
+// "Several GPUs over NVLink").
+struct GpuSummary {
+    Nanoseconds iterationTime = 0;  // lock-step: the same on every GPU
+    Bytes pcieBytes = 0;            // host<->GPU, both directions, over this GPU's own PCIe link
+    Bytes ssdBytes = 0;             // SSD<->GPU direct, both directions
+    Bytes nvlinkOutBytes = 0;       // sent over this GPU's NVLink port
+    Bytes nvlinkInBytes = 0;        // received over it
+    Bytes peakGpuBytes = 0;
+    bool operator==(const GpuSummary&) const = default;
 };
 
 struct SimulationResult {
@@ -96,6 +112,10 @@ struct SimulationResult {
     // Checked independently at each kernel: required blocks not on the GPU when it computes.
     // The model guarantees 0; the tests hold it to that.
     std::int64_t kernelsWithAbsentBlocks = 0;
+    // Several GPUs only (empty / 0 on one GPU): per GPU, GPU 0 first; gradient bytes all-reduced
+    // over NVLink before the optimizer (each byte counted once, not per GPU).
+    std::vector<GpuSummary> gpus;
+    Bytes allReducedBytes = 0;
     bool operator==(const SimulationResult&) const = default;
 };
 
