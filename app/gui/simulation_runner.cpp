@@ -8,6 +8,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent>
 
+#include <stdexcept>
+
 namespace spillway::app {
 
 SimulationOutcome simulateForViews(std::shared_ptr<const views::ProfileViewData> profile,
@@ -24,6 +26,9 @@ SimulationOutcome simulateForViews(std::shared_ptr<const views::ProfileViewData>
         SimulationOptions options;
         options.cancel = cancel;
         SimulationResult result = simulate(*profile->profile, plan, hw, options);
+        // A plan the machine cannot run at all (FlashNeuron's allocator out of contiguous room):
+        // say why instead of showing an empty run.
+        if (!result.cannotRun.empty()) throw std::runtime_error("cannot run: " + result.cannotRun);
         const QString name = QStringLiteral("%1 on %2").arg(settings.policy, settings.preset);
         outcome.run = views::makeRunViewData(name, std::move(profile), std::move(plan), std::move(hw), std::move(result));
     } catch (const SimulationCancelled&) {

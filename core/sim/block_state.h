@@ -21,7 +21,6 @@ struct Block {
     std::int32_t tensor = -1;      // position in Profile::tensors
     BlockLoc loc = BlockLoc::Absent;
     bool dead = false;             // lazily discarded: contents invalid, reclaim without write-back
-    bool discarded = false;        // Absent because of a discard: a refill is a saved copy
     Nanoseconds readyAt = 0;       // Gpu: when the data is there; Host/Ssd: when the copy lands
     std::int64_t protectStamp = -1;  // == current stamp: needed now, never an eviction victim
     // == current stamp: prefetched just before the running kernel; other prefetches and

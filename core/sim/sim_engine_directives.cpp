@@ -78,11 +78,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Gpu) continue;
         const Nanoseconds ready = x.loc == BlockLoc::Host ? hostDone : x.loc == BlockLoc::Ssd ? ssdDone : zeroDone;
-        if (x.loc == BlockLoc::Absent) {
-            if (recording_) result_.zeroFilledBytes += x.bytes;
-            if (x.discarded && recording_) result_.discardSavedBytes += x.bytes;
-        }
-        x.discarded = false;
+        if (x.loc == BlockLoc::Absent && recording_) result_.zeroFilledBytes += x.bytes;
         placeOnGpu(b, ready);
         x.prefetchStamp = stamp_;
         x.keepUntilStamp = keepUntilStamp;
@@ -103,8 +99,6 @@ void Engine::preEvict(std::int32_t tensor, Tier target, Nanoseconds t) {
         // Blocks the next kernel needs, or still arriving, stay (see docs/simulator.md).
         if (x.loc != BlockLoc::Gpu || x.protectStamp == stamp_ || x.prefetchStamp == stamp_ || x.readyAt > t) continue;
         if (x.dead) {
-            if (recording_) result_.discardSavedBytes += x.bytes;
-            x.discarded = true;
             dropBlock(b);
             continue;
         }
@@ -133,17 +127,14 @@ Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
                 deadQueue_.push_back(b);
             } else if (x.loc != BlockLoc::Gpu) {
                 dropBlock(b);  // host/SSD copy of dead data: released, nothing to move
-                x.discarded = true;
             }
             continue;
         }
         if (x.loc == BlockLoc::Gpu) {
             unmap += hw_.discardUnmapPerBlock;
             // The write-back an eviction of this block would have cost is avoided.
-            if (recording_) result_.discardSavedBytes += x.bytes;
         }
         dropBlock(b);
-        x.discarded = true;
     }
     return unmap;
 }
@@ -154,7 +145,6 @@ void Engine::release(std::int32_t tensor, bool recompute) {
                                     "', which no kernel produces");
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         dropBlock(b);
-        blocks_[b].discarded = false;
     }
     if (recompute) needsRecompute_[tensor] = 1;
 }

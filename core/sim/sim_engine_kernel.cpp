@@ -155,9 +155,7 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Absent) {
             if (recording_) result_.zeroFilledBytes += x.bytes;
-            if (x.discarded && recording_) result_.discardSavedBytes += x.bytes;  // copy avoided
         }
-        x.discarded = false;
         placeOnGpu(b, dataReady);
     }
     if (kernel.workspaceBytes > 0) {

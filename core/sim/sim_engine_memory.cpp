@@ -112,8 +112,6 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
         if (!deadQueue_.empty()) {
             const std::int32_t b = deadQueue_.front();
             deadQueue_.pop_front();
-            if (recording_) result_.discardSavedBytes += blocks_[b].bytes;
-            blocks_[b].discarded = true;
             noteTensor(blocks_[b].tensor, t);
             dropBlock(b);
             continue;

@@ -93,7 +93,9 @@ struct SimulationResult {
     StallTotals totals;                      // over the reported iteration
     std::vector<KernelTiming> kernels;       // the reported iteration, in run order
     Bytes traffic[kLinkCount] = {};          // bytes moved per link and direction (reported iteration)
-    Bytes discardSavedBytes = 0;             // write-backs and copies UVM Discard avoided
+    // Write-backs and copies UVM Discard avoided: all-link traffic of the same plan without its
+    // discard directives minus this run's (0 when nothing would have moved; see simulator.cpp).
+    Bytes discardSavedBytes = 0;
     std::int64_t faultBatches = 0;
     std::vector<ResidencySample> residency;  // over the reported iteration, at every change
     // Every transfer issued during the reported iteration, in issue order per link (with

@@ -15,6 +15,9 @@ struct SimulationOptions {
     bool recordTensorResidency = true;
     bool recordResidencySamples = true;
     bool recordTransfers = true;
+    // For plans with discard directives, also run the plan without them and report the traffic
+    // difference as SimulationResult::discardSavedBytes (doubles the cost of such plans).
+    bool measureDiscardSavings = true;
     // Checked between kernels; a cancelled simulation throws SimulationCancelled.
     const std::atomic<bool>* cancel = nullptr;
 };

@@ -54,6 +54,7 @@ SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepO
             simOptions.recordTransfers = false;
             simOptions.cancel = options.cancel;
             const SimulationResult r = simulate(profile, plan, machines[v], simOptions);
+            if (!r.cannotRun.empty()) throw std::runtime_error("cannot run: " + r.cannotRun);
             cell.ok = true;
             cell.iterationTime = r.iterationTime;
             cell.totals = r.totals;
