@@ -17,5 +17,6 @@ CommandAction addBenchCommand(CLI::App& app);
 CommandAction addSimulateCommand(CLI::App& app);
 CommandAction addCompareCommand(CLI::App& app);
 CommandAction addPresetsCommand(CLI::App& app);
+CommandAction addGenerateCommand(CLI::App& app);
 
 }  // namespace spillway::cli

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     add(addSimulateCommand);
     add(addCompareCommand);
     add(addPresetsCommand);
+    add(addGenerateCommand);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
