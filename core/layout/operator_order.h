@@ -25,7 +25,7 @@ struct OrderOptions {
     double timeLimitSecondsPerSegment = 1.0;
     // Leaves hold at most this many kernels (ROAM's node_limit); larger segments are split into
     // consecutive windows (ROAM's dependent subgraphs). At most 64 (one bit per kernel).
-    int nodeLimit = 40;
+    int nodeLimit = 16;
     // ROAM's delay radius r: a weight update is considered for delay only when its gradient
     // is more than r times the average tensor size.
     double delayRadius = 1.0;

@@ -56,7 +56,6 @@ int main(int argc, char** argv) {
         else paths.emplace_back(arg, arg);
     }
     const std::string data = SPILLWAY_SHARED_DATA;
-    const std::string source = SPILLWAY_SHARED_DATA "/../../wt-layout-order";
     bool gpt2 = paths.empty();
     if (paths.empty()) {
         paths = {{"BERT-256 (G10)", data + "/g10/derived/BERT_Base_256"},
@@ -74,10 +73,9 @@ int main(int argc, char** argv) {
         }
     }
 #ifdef SPILLWAY_HAVE_TRANSFORMER_GRAPH
-    if (gpt2) report("GPT-2 XL", gpt2XlTrainingGraph(), options);
+    if (gpt2) report("GPT-2 XL (generated, 4 micro-batches, AdamW)", transformerTrainingGraph(TransformerConfig{}), options);
 #else
     (void)gpt2;
-    (void)source;
 #endif
     return 0;
 }
