@@ -54,8 +54,8 @@ struct OrderResult {
     std::vector<std::int64_t> order;          // kernel positions in run order
     std::vector<std::int64_t> segmentStarts;  // tick where each independent segment starts, ascending
     Bytes theoreticalPeak = 0;                // loadLowerBound(allocationProblemFromProfile(profile, order))
-    // program: trivially; lescea: never; roam: every segment was searched whole to the end, so
-    // the order is optimal for the scheduler's weight-update assignment.
+    // program, lescea: never (nothing searched); roam: every segment was searched whole to the
+    // end, so the order is optimal given the segment each set-aside kernel was assigned to.
     bool provenOptimal = false;
     double seconds = 0;
     std::vector<OrderSegmentStats> segments;
