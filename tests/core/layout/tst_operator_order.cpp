@@ -7,6 +7,7 @@
 #include "core/layout/operator_order.h"
 #include "core/layout/order_memory_model.h"
 #include "core/layout/profile_allocation.h"
+#include "core/trace/transformer_training_graph.h"
 
 #include <QtTest>
 
@@ -204,6 +205,32 @@ private slots:
         QVERIFY(roam.theoreticalPeak <= lescea.theoreticalPeak);
         // Persistent tensors alone are a floor no order goes below.
         QVERIFY(roam.theoreticalPeak >= OrderMemoryModel(profile).persistentBytes());
+    }
+
+    void roamOnASmallTransformerWithAdamW() {
+        // The GPT-2 generator at toy size (the full GPT-2 XL run is in bench_layout_order): two
+        // micro-batches accumulating gradients, AdamW with clipping. roam must stay valid and
+        // no worse than either baseline; every weight-update kernel is set aside and scheduled.
+        TransformerConfig config;
+        config.layers = 2;
+        config.hidden = 64;
+        config.heads = 4;
+        config.sequence = 32;
+        config.maxPositions = 32;
+        config.vocab = 100;
+        config.microBatches = 2;
+        const Profile profile = transformerTrainingGraph(config);
+        const OrderResult program = programOrder(profile), lescea = lesceaOrder(profile), roam = roamOrder(profile);
+        checkResult(profile, program);
+        checkResult(profile, lescea);
+        checkResult(profile, roam);
+        QVERIFY(roam.theoreticalPeak <= program.theoreticalPeak);
+        QVERIFY(roam.theoreticalPeak <= lescea.theoreticalPeak);
+        std::int64_t scheduled = 0;
+        for (auto& s : roam.segments) scheduled += s.weightUpdates;
+        std::int64_t optimizerKernels = 0;
+        for (auto& k : profile.kernels) optimizerKernels += k.phase == KernelPhase::Optimizer;
+        if (roam.notes.find("is returned") == std::string::npos) QCOMPARE(scheduled, optimizerKernels);
     }
 };
 
