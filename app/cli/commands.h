@@ -18,5 +18,6 @@ CommandAction addSimulateCommand(CLI::App& app);
 CommandAction addCompareCommand(CLI::App& app);
 CommandAction addPresetsCommand(CLI::App& app);
 CommandAction addSweepCommand(CLI::App& app);
+CommandAction addGenerateCommand(CLI::App& app);
 
 }  // namespace spillway::cli

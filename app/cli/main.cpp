@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     add(addCompareCommand);
     add(addPresetsCommand);
     add(addSweepCommand);
+    add(addGenerateCommand);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
