@@ -31,7 +31,7 @@ void GreedyPlacer::fix(size_t index, Bytes offset) {
 
 Bytes GreedyPlacer::place(size_t index, GapFit fit) {
     const Buffer& b = problem_.buffers[index];
-    Bytes cursor = 0;  // lowest aligned offset above everything overlapping seen so far
+    Bytes cursor = floor_;  // lowest aligned offset above everything overlapping seen so far
     Bytes bestOffset = -1, bestGap = std::numeric_limits<Bytes>::max();
     for (const Placed& p : placed_) {
         if (p.upper <= b.lower || p.lower >= b.upper) continue;  // not live at the same time
@@ -53,6 +53,36 @@ Bytes GreedyPlacer::place(size_t index, GapFit fit) {
     offsets_[index] = offset;
     insert({offset, offset + b.size, b.lower, b.upper});
     return offset;
+}
+
+void GreedyPlacer::fixSorted(const std::vector<std::pair<std::int32_t, Bytes>>& byOffset) {
+    for (auto [index, offset] : byOffset) {
+        const Buffer& b = problem_.buffers[index];
+        offsets_[index] = offset;
+        placed_.push_back({offset, offset + b.size, b.lower, b.upper});
+        top_ = std::max(top_, offset + b.size);
+    }
+}
+
+void GreedyPlacer::stackAtBottom(const std::vector<std::int32_t>& wholeRun) {
+    for (std::int32_t i : wholeRun) {
+        offsets_[i] = floor_;
+        floor_ = alignUp(floor_ + problem_.buffers[i].size, alignment_);
+        top_ = std::max(top_, offsets_[i] + problem_.buffers[i].size);
+    }
+}
+
+std::vector<std::int32_t> wholeRunBuffers(const AllocationProblem& problem) {
+    std::vector<std::int32_t> out;
+    if (problem.buffers.empty()) return out;
+    std::int64_t first = problem.buffers[0].lower, last = problem.buffers[0].upper;
+    for (const Buffer& b : problem.buffers) {
+        first = std::min(first, b.lower);
+        last = std::max(last, b.upper);
+    }
+    for (size_t i = 0; i < problem.buffers.size(); ++i)
+        if (problem.buffers[i].lower == first && problem.buffers[i].upper == last) out.push_back(std::int32_t(i));
+    return out;
 }
 
 void GreedyPlacer::placeAll(const std::vector<std::int32_t>& order, GapFit fit) {

@@ -24,8 +24,16 @@ public:
     Bytes place(size_t index, GapFit fit);
     // Fixes buffer `index` at `offset` (an obstacle for later placements; not checked).
     void fix(size_t index, Bytes offset);
+    // Fixes buffers already sorted by ascending offset, faster than fix() one by one; only
+    // before any place().
+    void fixSorted(const std::vector<std::pair<std::int32_t, Bytes>>& byOffset);
     // Places every buffer of `order` in turn; offsets of others untouched.
     void placeAll(const std::vector<std::int32_t>& order, GapFit fit);
+    // Stacks buffers that are live at every tick of the problem at the bottom, in the given
+    // order, and raises the floor above them. Any layout can be rearranged this way without
+    // growing (cut their strips out, shift what lay above down, put the strips at the bottom),
+    // and it takes them out of every later scan. Only before any other placement.
+    void stackAtBottom(const std::vector<std::int32_t>& wholeRun);
 
     const std::vector<Bytes>& offsets() const { return offsets_; }  // -1 = not placed yet
     Bytes top() const { return top_; }                             // max(offset + size) so far
@@ -42,7 +50,11 @@ private:
     std::vector<Placed> placed_;  // sorted by offset
     std::vector<Bytes> offsets_;
     Bytes top_ = 0;
+    Bytes floor_ = 0;  // nothing may go below (the whole-run stack)
 };
+
+// Buffers live over every tick any buffer of the problem is live (weights, optimizer states).
+std::vector<std::int32_t> wholeRunBuffers(const AllocationProblem& problem);
 
 // Buffer indices sorted by a key, descending, ties by index (deterministic).
 template <typename Key>

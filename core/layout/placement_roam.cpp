@@ -46,7 +46,7 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
     for (size_t i = 0; i < n; ++i) {
         const Buffer& b = problem.buffers[i];
         const auto s = segmentOf(b.lower);
-        if (b.lower == first && b.upper == last && segmentCount > 1)
+        if (b.lower == first && b.upper == last)
             whole.push_back(std::int32_t(i));
         else if (s != segmentOf(b.upper - 1))
             crossing.push_back(std::int32_t(i));
@@ -64,9 +64,13 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
     };
     byLifetime(whole);
     byLifetime(crossing);
-    base.placeAll(whole, GapFit::Lowest);
+    base.stackAtBottom(whole);
     base.placeAll(crossing, GapFit::Best);
     std::vector<Bytes> offsets = base.offsets();
+    std::vector<std::pair<std::int32_t, Bytes>> crossingByOffset;
+    for (auto i : crossing) crossingByOffset.emplace_back(i, offsets[i]);
+    std::sort(crossingByOffset.begin(), crossingByOffset.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
 
     // 3: each segment against the fixed buffers live in its window.
     auto solveSegment = [&](std::int64_t s) {
@@ -78,10 +82,11 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
         Bytes bestTop = -1;
         for (int variant = 0; variant < 2; ++variant) {
             GreedyPlacer placer(problem, problem.alignment);
-            for (size_t i = 0; i < n; ++i) {
-                const Buffer& b = problem.buffers[i];
-                if (offsets[i] >= 0 && b.lower < to && b.upper > from) placer.fix(i, offsets[i]);
-            }
+            placer.stackAtBottom(whole);
+            std::vector<std::pair<std::int32_t, Bytes>> obstacles;
+            for (const auto& [i, offset] : crossingByOffset)
+                if (problem.buffers[i].lower < to && problem.buffers[i].upper > from) obstacles.emplace_back(i, offset);
+            placer.fixSorted(obstacles);
             std::vector<std::int32_t> order = ids;
             std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
                 const Buffer &x = problem.buffers[a], &y = problem.buffers[b];
