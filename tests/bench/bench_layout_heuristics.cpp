@@ -6,11 +6,13 @@
 #include "core/layout/minimalloc_csv.h"
 #include "core/layout/placement.h"
 #include "core/layout/profile_allocation.h"
+#include "core/trace/dependency_graph.h"
 #include "core/trace/transformer_training_graph.h"
 
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,26 @@ std::vector<std::int64_t> layerBoundaries(const Profile& profile) {
     return starts;
 }
 
+// A random topological order of the profile's dependency graph (Kahn, a random ready kernel at
+// each step): scrambled lifetimes, a harder layout problem than program order.
+std::vector<std::int64_t> randomTopologicalOrder(const Profile& profile, std::uint64_t seed) {
+    const DependencyGraph g = DependencyGraph::derive(profile);
+    std::vector<size_t> waiting(g.size());
+    std::vector<std::int64_t> ready, order;
+    for (size_t k = 0; k < g.size(); ++k)
+        if ((waiting[k] = g.predecessors(k).size()) == 0) ready.push_back(std::int64_t(k));
+    std::mt19937_64 rng(seed);
+    while (!ready.empty()) {
+        std::swap(ready[rng() % ready.size()], ready.back());
+        const std::int64_t k = ready.back();
+        ready.pop_back();
+        order.push_back(k);
+        for (auto s : g.successors(size_t(k)))
+            if (--waiting[s] == 0) ready.push_back(s);
+    }
+    return order;
+}
+
 Instance transformerInstance(const std::string& name, std::int64_t batch, std::int64_t seq, std::int64_t micro) {
     TransformerConfig c;
     c.batch = batch;
@@ -68,6 +90,11 @@ int main(int argc, char** argv) {
     instances.push_back(transformerInstance("gpt2xl b2 s512 x6", 2, 512, 6));
     instances.push_back(transformerInstance("gpt2xl b1 s1024 x8", 1, 1024, 8));
     instances.push_back(transformerInstance("gpt2xl b4 s256 x12", 4, 256, 12));
+    {
+        const Profile profile = transformerTrainingGraph(TransformerConfig{});
+        instances.push_back({"gpt2xl x4 random", allocationProblemFromProfile(profile, randomTopologicalOrder(profile, 7)),
+                             {}});
+    }
 
     fmt::print("{:<20} {:>7} {:>13}  {:<18} {:>13} {:>9} {:>9} {:>9} {:>9}\n", "instance", "buffers", "LOAD", "method",
                "arena", "arena/LOAD", "seconds", "arena/gbs", "time/gbs");
