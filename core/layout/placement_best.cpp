@@ -2,7 +2,7 @@
 // at the bottom (no loss: see GreedyPlacer::stackAtBottom); the rest go through eight greedy
 // orders (by size, lifetime, area, creation; lowest or best fit), in parallel and in priority
 // order while the time limit allows; the smallest arena wins. Then a local search on the order
-// until the time limit or LOAD: a buffer that reaches the arena's top is moved to an earlier
+// until the time limit, LOAD or 0.01% above it: a buffer that reaches the arena's top is moved to an earlier
 // place in the order (it then lands lower, and what was under it moves), and the new order is
 // kept when its arena is no larger. Docs: docs/layout-heuristics.md.
 #include "core/layout/greedy_placer.h"
