@@ -74,7 +74,7 @@ SectionedProblem::SectionedProblem(const AllocationProblem& problem, std::int64_
 
 CapacitySearch::CapacitySearch(const SectionedProblem& problem, Bytes capacity, const PreorderKeys& keys,
                                const std::atomic<bool>* stop, std::chrono::steady_clock::time_point deadline)
-    : p_(problem), capacity_(capacity), stop_(stop), deadline_(deadline) {
+    : p_(problem), capacity_(capacity), keys_(keys), stop_(stop), deadline_(deadline) {
     const size_t n = p_.size();
     const size_t sections = static_cast<size_t>(p_.sectionCount);
     initialBytes_.assign(sections, 0);
@@ -84,35 +84,12 @@ CapacitySearch::CapacitySearch(const SectionedProblem& problem, Bytes capacity, 
         for (std::int32_t s = p_.first[b]; s + 1 < p_.last[b]; ++s) ++initialCuts_[s];
     }
     // The static preorder: MiniMalloc's keys, all compared descending, ties by input position.
-    struct Keys {
-        Bytes total = 0, area = 0, size = 0;
-        std::int64_t sections = 0, length = 0;
-    };
-    std::vector<Keys> k(n);
-    for (size_t b = 0; b < n; ++b) {
-        for (std::int32_t s = p_.first[b]; s < p_.last[b]; ++s) k[b].total = std::max(k[b].total, initialBytes_[s]);
-        k[b].sections = p_.last[b] - p_.first[b];
-        k[b].length = p_.lifetimes[b];
-        k[b].size = p_.sizes[b];
-        k[b].area = p_.sizes[b] * p_.lifetimes[b];
-    }
     std::vector<std::int32_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-        for (const char c : keys) {
-            std::int64_t x = 0, y = 0;
-            switch (c) {
-                case 'T': x = k[a].total, y = k[b].total; break;
-                case 'C': x = k[a].sections, y = k[b].sections; break;
-                case 'A': x = k[a].area, y = k[b].area; break;
-                case 'Z': x = k[a].size, y = k[b].size; break;
-                case 'W': x = k[a].length, y = k[b].length; break;
-                default: continue;
-            }
-            if (x != y) return x > y;
-        }
-        return false;
-    });
+    std::vector<std::vector<std::int64_t>> k(n);
+    for (size_t b = 0; b < n; ++b)
+        for (const char c : keys) k[b].push_back(key(c, static_cast<std::int32_t>(b), initialBytes_));
+    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) { return k[a] > k[b]; });
     rank_.resize(n);
     for (size_t r = 0; r < n; ++r) rank_[order[r]] = static_cast<std::int32_t>(r);
     twinBefore_.assign(n, -1);
@@ -126,6 +103,42 @@ CapacitySearch::CapacitySearch(const SectionedProblem& problem, Bytes capacity, 
     }
     paint_.resize(sections + 1);
     sectionMin_.resize(sections);
+}
+
+std::int64_t CapacitySearch::key(char letter, std::int32_t b, const std::vector<Bytes>& sectionBytes) const {
+    switch (letter) {
+        case 'T': {
+            Bytes total = 0;
+            for (std::int32_t s = p_.first[b]; s < p_.last[b]; ++s) total = std::max(total, sectionBytes[s]);
+            return total;
+        }
+        case 'C': return p_.last[b] - p_.first[b];
+        case 'A': return p_.sizes[b] * p_.lifetimes[b];
+        case 'Z': return p_.sizes[b];
+        case 'W': return p_.lifetimes[b];
+        default: return 0;
+    }
+}
+
+void CapacitySearch::rerank(std::vector<std::int32_t>& buffers) {
+    // MiniMalloc re-sorts each part with the loads of what is left in it: a buffer's T key
+    // (heaviest section it lives through) changes as its neighbours are placed.
+    std::vector<std::pair<std::vector<std::int64_t>, std::int32_t>> keyed;
+    keyed.reserve(buffers.size());
+    std::vector<std::int32_t> ranks;
+    for (const std::int32_t b : buffers) {
+        std::vector<std::int64_t> k;
+        for (const char c : keys_) k.push_back(key(c, b, unplacedBytes_));
+        keyed.emplace_back(std::move(k), b);
+        ranks.push_back(rank_[b]);
+    }
+    // Descending keys, ties by the old rank (keeps identical buffers in their preorder).
+    std::sort(keyed.begin(), keyed.end(), [&](const auto& x, const auto& y) {
+        return x.first != y.first ? x.first > y.first : rank_[x.second] < rank_[y.second];
+    });
+    std::sort(ranks.begin(), ranks.end());
+    for (size_t i = 0; i < keyed.size(); ++i) rankUndo_.emplace_back(keyed[i].second, rank_[keyed[i].second]);
+    for (size_t i = 0; i < keyed.size(); ++i) rank_[keyed[i].second] = ranks[i];
 }
 
 bool CapacitySearch::outOfBudget() {
@@ -153,7 +166,7 @@ SearchOutcome CapacitySearch::run(std::int64_t nodeLimit) {
     nodesUsed_ = 0;
     stopped_ = false;
     for (size_t b = 0; b < n; ++b)
-        if (roundUp(p_.sizes[b], p_.alignment) > capacity_ && p_.sizes[b] > capacity_) return SearchOutcome::Infeasible;
+        if (p_.sizes[b] > capacity_) return SearchOutcome::Infeasible;
     // Independent partitions from the start: split wherever no buffer crosses a section boundary.
     std::vector<std::int32_t> byFirst(n);
     std::iota(byFirst.begin(), byFirst.end(), 0);
@@ -284,9 +297,13 @@ SearchOutcome CapacitySearch::decompose(const Partition& partition, std::int32_t
                 if (offset_[other] == kNoOffset && p_.first[other] < sub.hi && sub.lo < p_.last[other])
                     sub.buffers.push_back(other);
             if (sub.buffers.empty()) continue;
+            const size_t rankMark = rankUndo_.size();
+            rerank(sub.buffers);
             // A part starts its own canonical order: its buffers never share a section with the
             // buffers placed after this point in the other parts.
             outcome = search(sub, 0, -1);
+            for (size_t i = rankUndo_.size(); i-- > rankMark;) rank_[rankUndo_[i].first] = rankUndo_[i].second;
+            rankUndo_.resize(rankMark);
         }
     }
     for (std::int32_t s = p_.first[buffer]; s + 1 < p_.last[buffer]; ++s) ++cuts_[s];

@@ -69,12 +69,16 @@ private:
                                   std::int32_t rank);
     SearchOutcome decompose(const Partition& partition, std::int32_t buffer, Bytes offset, std::int32_t rank);
     bool outOfBudget();
+    // Re-ranks a part's buffers by the preorder keys with the section loads as they are now.
+    void rerank(std::vector<std::int32_t>& buffers);
+    std::int64_t key(char letter, std::int32_t buffer, const std::vector<Bytes>& sectionBytes) const;
     bool twinWaiting(std::int32_t buffer) const {
         return twinBefore_[buffer] >= 0 && offset_[twinBefore_[buffer]] < 0;
     }
 
     const SectionedProblem& p_;
     const Bytes capacity_;
+    const PreorderKeys keys_;
     const std::atomic<bool>* stop_;
     const std::chrono::steady_clock::time_point deadline_;
     std::vector<std::int32_t> rank_;        // preorder position of each buffer
@@ -85,6 +89,7 @@ private:
     std::vector<Bytes> initialBytes_;
     // Undo stacks: (buffer, old minOffset) and (section, old floor).
     std::vector<std::pair<std::int32_t, Bytes>> minOffsetUndo_, floorUndo_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> rankUndo_;
     std::vector<Bytes> offset_;             // -1 = unplaced
     std::vector<Bytes> minOffset_;          // lowest offset each unplaced buffer can still take
     std::vector<Bytes> floor_;              // per section: top of the placed buffers

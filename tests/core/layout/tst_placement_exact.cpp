@@ -129,11 +129,15 @@ private slots:
     }
 
     void minimallocBenchmarksFitTheirCapacity() {
-        // The headline: every one of the eleven instances within 1048576 bytes. CI time
-        // is precious, so the instances run with a per-instance limit and the suite checks each.
+        // The headline: each instance within 1048576 bytes. All eleven run in
+        // tests/bench/bench_layout_exact.cpp (tens of seconds); CI runs the five that one worker
+        // thread solves in well under a second of CPU each (D and J are the two with slack, K the
+        // largest), single-threaded so the search, and the time it takes, are the same every run.
+        // The time limit is a safety net for a loaded machine, not an assertion.
         PlacementOptions options;
-        options.timeLimitSeconds = 60;
-        for (const char name : std::string("ABCDEFGHIJK")) {
+        options.timeLimitSeconds = 120;
+        options.threads = 1;
+        for (const char name : std::string("DFHJK")) {
             MinimallocCsv csv = readMinimallocCsv(kData + name + ".1048576.csv");
             csv.problem.capacity = 1048576;
             const PlacementResult r = placeExact(csv.problem, options);
@@ -141,6 +145,15 @@ private slots:
             VERIFY_LAYOUT(csv.problem, r);
             QVERIFY(r.arena <= 1048576);
             QVERIFY(r.arena >= r.lowerBound);
+        }
+    }
+
+    void minimallocLowerBoundsAreThePublishedOnes() {
+        // README: LOAD equals the capacity except C 1039360, D 986112, J 989184.
+        for (const char name : std::string("ABCDEFGHIJK")) {
+            const MinimallocCsv csv = readMinimallocCsv(kData + name + ".1048576.csv");
+            const Bytes expected = name == 'C' ? 1039360 : name == 'D' ? 986112 : name == 'J' ? 989184 : 1048576;
+            QCOMPARE(loadLowerBound(csv.problem), expected);
         }
     }
 };
