@@ -2,7 +2,7 @@
 // SimulationResult <-> JSON (spillway.result/1), complete and lossless: reading what the writer
 // made gives a result operator== equal to the original. The long series (kernel timings,
 // residency samples, per-tensor residency intervals) are stored as columns (one array per
-// field) because that is about half the size of an array of objects, in text and in CBOR.
+// field): 40% of the size of an array of objects, in text and in CBOR (docs/store.md).
 // The workspace (core/store) keeps it as CBOR; see docs/store.md for the measured sizes.
 #include "core/sim/sim_result.h"
 

@@ -52,6 +52,31 @@ int main(int argc, char** argv) {
     const auto cbor = simulationResultToCbor(result);
     fmt::print("size: JSON text {:.2f} MB, CBOR {:.2f} MB ({:.0f}% of the text)\n", text.size() / 1e6,
                cbor.size() / 1e6, 100.0 * cbor.size() / text.size());
+    {
+        // The layout not chosen: an array of objects per series, as a straightforward writer would.
+        auto rows = simulationResultToJson(result);
+        nlohmann::json kernels = nlohmann::json::array(), samples = nlohmann::json::array(),
+                       tensors = nlohmann::json::array();
+        for (const auto& k : result.kernels)
+            kernels.push_back({{"start_ns", k.start}, {"end_ns", k.end}, {"compute_ns", k.compute},
+                               {"fault_stall_ns", k.faultStall}, {"oversub_stall_ns", k.oversubStall},
+                               {"late_prefetch_stall_ns", k.latePrefetchStall}, {"overlap_ns", k.overlap},
+                               {"faulted_bytes", k.faultedBytes}});
+        for (const auto& r : result.residency)
+            samples.push_back({{"time_ns", r.time}, {"gpu_bytes", r.gpu}, {"host_bytes", r.host},
+                               {"ssd_bytes", r.ssd}, {"in_flight_bytes", r.inFlight}});
+        for (const auto& t : result.tensorResidency) {
+            nlohmann::json list = nlohmann::json::array();
+            for (const auto& i : t)
+                list.push_back({{"start_ns", i.start}, {"end_ns", i.end}, {"where", static_cast<int>(i.where)}});
+            tensors.push_back(list);
+        }
+        rows["kernels"] = kernels;
+        rows["residency"] = samples;
+        rows["tensor_residency"] = tensors;
+        fmt::print("rows layout (not used): JSON text {:.2f} MB, CBOR {:.2f} MB\n", rows.dump().size() / 1e6,
+                   nlohmann::json::to_cbor(rows).size() / 1e6);
+    }
     const auto row = [&](const char* what, double ms) {
         fmt::print("{:<34} {:9.2f} ms  {:6.2f}x baseline\n", what, ms, ms / baseline);
     };
