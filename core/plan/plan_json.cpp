@@ -1,0 +1,108 @@
+#include "core/plan/plan_json.h"
+
+#include "core/io/import_error.h"
+
+#include <array>
+
+namespace spillway {
+
+namespace {
+
+static_assert(sizeof(Directive) == 5 * 8, "Directive changed: update plan_json.cpp");
+
+constexpr std::array<DirectiveKind, 6> kKinds = {DirectiveKind::Prefetch, DirectiveKind::PreEvict,
+                                                 DirectiveKind::Discard,  DirectiveKind::DiscardLazy,
+                                                 DirectiveKind::Free,     DirectiveKind::Recompute};
+constexpr std::array<Tier, 3> kTiers = {Tier::Gpu, Tier::Host, Tier::Ssd};
+
+[[noreturn]] void fail(const std::string& label, const std::string& pointer, const std::string& message) {
+    throw ImportError(SourceLocation{label, 0, 0, -1, pointer}, message);
+}
+
+const nlohmann::json& member(const nlohmann::json& object, const std::string& key, const std::string& label,
+                             const std::string& pointer) {
+    const auto it = object.find(key);
+    if (it == object.end()) fail(label, pointer + "/" + key, "missing; expected \"" + key + "\"");
+    return *it;
+}
+
+std::int64_t integer(const nlohmann::json& v, const std::string& label, const std::string& pointer) {
+    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX))
+        fail(label, pointer, std::string("expected a 64-bit integer, got ") + v.type_name());
+    return v.get<std::int64_t>();
+}
+
+std::string string(const nlohmann::json& v, const std::string& label, const std::string& pointer) {
+    if (!v.is_string()) fail(label, pointer, std::string("expected a string, got ") + v.type_name());
+    return v.get<std::string>();
+}
+
+template <typename E, std::size_t N>
+E fromName(const std::array<E, N>& values, const std::string& text, const std::string& label,
+           const std::string& pointer) {
+    std::string expected;
+    for (const auto v : values) {
+        if (toString(v) == text) return v;
+        expected += (expected.empty() ? "" : ", ") + std::string(toString(v));
+    }
+    fail(label, pointer, "unknown value \"" + text + "\"; expected one of " + expected);
+}
+
+}  // namespace
+
+nlohmann::ordered_json planToJson(const Plan& plan) {
+    nlohmann::ordered_json j;
+    j["format"] = kPlanDraftFormatId;
+    j["policy"] = plan.policy;
+    j["order"] = plan.order;
+    j["drop_dead_on_eviction"] = plan.dropDeadOnEviction;
+    j["notes"] = plan.notes;
+    auto directives = nlohmann::ordered_json::array();
+    for (const auto& d : plan.directives) {
+        nlohmann::ordered_json o;
+        o["at"] = d.kernelPos;
+        o["kind"] = toString(d.kind);
+        o["tensor"] = d.tensor;
+        o["target"] = toString(d.target);
+        if (d.keepUntil != -1) o["keep_until"] = d.keepUntil;
+        directives.push_back(std::move(o));
+    }
+    j["directives"] = std::move(directives);
+    return j;
+}
+
+Plan planFromJson(const nlohmann::json& doc, const std::string& label) {
+    if (!doc.is_object()) fail(label, "", "expected a JSON object");
+    if (string(member(doc, "format", label, ""), label, "/format") != kPlanDraftFormatId)
+        fail(label, "/format", "expected \"" + std::string(kPlanDraftFormatId) + "\"");
+    Plan plan;
+    plan.policy = string(member(doc, "policy", label, ""), label, "/policy");
+    const auto& order = member(doc, "order", label, "");
+    if (!order.is_array()) fail(label, "/order", "expected an array of kernel positions");
+    for (std::size_t i = 0; i < order.size(); ++i)
+        plan.order.push_back(integer(order[i], label, "/order/" + std::to_string(i)));
+    const auto& drop = member(doc, "drop_dead_on_eviction", label, "");
+    if (!drop.is_boolean()) fail(label, "/drop_dead_on_eviction", "expected true or false");
+    plan.dropDeadOnEviction = drop.get<bool>();
+    const auto& notes = member(doc, "notes", label, "");
+    if (!notes.is_object()) fail(label, "/notes", "expected an object of strings");
+    for (const auto& [key, value] : notes.items()) plan.notes[key] = string(value, label, "/notes/" + key);
+    const auto& directives = member(doc, "directives", label, "");
+    if (!directives.is_array()) fail(label, "/directives", "expected an array");
+    plan.directives.reserve(directives.size());
+    for (std::size_t i = 0; i < directives.size(); ++i) {
+        const std::string p = "/directives/" + std::to_string(i);
+        const auto& o = directives[i];
+        if (!o.is_object()) fail(label, p, "expected an object");
+        Directive d;
+        d.kernelPos = integer(member(o, "at", label, p), label, p + "/at");
+        d.kind = fromName(kKinds, string(member(o, "kind", label, p), label, p + "/kind"), label, p + "/kind");
+        d.tensor = integer(member(o, "tensor", label, p), label, p + "/tensor");
+        d.target = fromName(kTiers, string(member(o, "target", label, p), label, p + "/target"), label, p + "/target");
+        if (o.contains("keep_until")) d.keepUntil = integer(o["keep_until"], label, p + "/keep_until");
+        plan.directives.push_back(d);
+    }
+    return plan;
+}
+
+}  // namespace spillway

@@ -1,0 +1,261 @@
+#include "core/sim/sim_result_json.h"
+
+#include "core/io/import_error.h"
+
+#include <array>
+
+namespace spillway {
+
+using nlohmann::json;
+
+namespace {
+
+// A new field in these structs must be written and read here; the sizes catch a forgotten one
+// at compile time (libstdc++ on x86-64, the only platform we build for).
+static_assert(sizeof(KernelTiming) == 8 * 8, "KernelTiming changed: update sim_result_json.cpp");
+static_assert(sizeof(ResidencySample) == 5 * 8, "ResidencySample changed: update sim_result_json.cpp");
+static_assert(sizeof(ResidencyInterval) == 3 * 8, "ResidencyInterval changed: update sim_result_json.cpp");
+static_assert(sizeof(StallTotals) == 5 * 8, "StallTotals changed: update sim_result_json.cpp");
+static_assert(sizeof(SimulationResult) == 2 * 32 + 2 * 8 + 5 * 8 + 24 + kLinkCount * 8 + 2 * 8 + 2 * 24 + 8 * 8,
+              "SimulationResult changed: update sim_result_json.cpp");
+
+constexpr std::array<Residence, 5> kResidences = {Residence::Gpu, Residence::Host, Residence::Ssd,
+                                                  Residence::InFlight, Residence::Absent};
+constexpr std::array<std::string_view, 5> kResidenceNames = {"gpu", "host", "ssd", "in_flight", "absent"};
+
+constexpr std::array<LinkId, kLinkCount> kLinks = {LinkId::HostToGpu, LinkId::GpuToHost, LinkId::SsdToGpu,
+                                                   LinkId::GpuToSsd,  LinkId::SsdToHost, LinkId::HostToSsd,
+                                                   LinkId::NvLink};
+
+template <typename T, typename F>
+json column(const std::vector<T>& rows, F field) {
+    json a = json::array();
+    a.get_ref<json::array_t&>().reserve(rows.size());
+    for (const auto& r : rows) a.push_back(field(r));
+    return a;
+}
+
+// Reads fields of one object and names the JSON pointer of anything wrong.
+class Reader {
+public:
+    Reader(const json& object, std::string label, std::string pointer)
+        : object_(object), label_(std::move(label)), pointer_(std::move(pointer)) {
+        if (!object_.is_object()) fail(pointer_, "expected an object");
+    }
+
+    [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
+        throw ImportError(SourceLocation{label_, 0, 0, -1, pointer}, message);
+    }
+
+    const json& member(const std::string& key) const {
+        const auto it = object_.find(key);
+        if (it == object_.end()) fail(pointer_ + "/" + key, "missing; expected \"" + key + "\"");
+        return *it;
+    }
+
+    Reader object(const std::string& key) const { return Reader(member(key), label_, pointer_ + "/" + key); }
+
+    std::int64_t integer(const std::string& key) const { return integerAt(member(key), pointer_ + "/" + key); }
+
+    std::string string(const std::string& key) const {
+        const auto& v = member(key);
+        if (!v.is_string()) fail(pointer_ + "/" + key, std::string("expected a string, got ") + v.type_name());
+        return v.get<std::string>();
+    }
+
+    // An array of integers; `size` >= 0 demands that length (columns of one table).
+    std::vector<std::int64_t> column(const std::string& key, std::int64_t size) const {
+        const auto& v = member(key);
+        const std::string pointer = pointer_ + "/" + key;
+        if (!v.is_array()) fail(pointer, std::string("expected an array of integers, got ") + v.type_name());
+        if (size >= 0 && static_cast<std::int64_t>(v.size()) != size)
+            fail(pointer, "expected " + std::to_string(size) + " values (as many as the other columns), got " +
+                              std::to_string(v.size()));
+        std::vector<std::int64_t> out;
+        out.reserve(v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(integerAt(v[i], pointer + "/" + std::to_string(i)));
+        return out;
+    }
+
+    const std::string& pointer() const { return pointer_; }
+
+private:
+    std::int64_t integerAt(const json& v, const std::string& pointer) const {
+        if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
+        if (v.is_number_unsigned() && v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))
+            return v.get<std::int64_t>();
+        fail(pointer, std::string("expected a 64-bit integer, got ") + v.type_name());
+    }
+
+    const json& object_;
+    std::string label_;
+    std::string pointer_;
+};
+
+json stallTotalsJson(const StallTotals& t) {
+    return {{"compute_ns", t.compute},
+            {"fault_stall_ns", t.faultStall},
+            {"oversub_stall_ns", t.oversubStall},
+            {"late_prefetch_stall_ns", t.latePrefetchStall},
+            {"overlap_ns", t.overlap}};
+}
+
+json kernelsJson(const std::vector<KernelTiming>& k) {
+    return {{"start_ns", column(k, [](const KernelTiming& t) { return t.start; })},
+            {"end_ns", column(k, [](const KernelTiming& t) { return t.end; })},
+            {"compute_ns", column(k, [](const KernelTiming& t) { return t.compute; })},
+            {"fault_stall_ns", column(k, [](const KernelTiming& t) { return t.faultStall; })},
+            {"oversub_stall_ns", column(k, [](const KernelTiming& t) { return t.oversubStall; })},
+            {"late_prefetch_stall_ns", column(k, [](const KernelTiming& t) { return t.latePrefetchStall; })},
+            {"overlap_ns", column(k, [](const KernelTiming& t) { return t.overlap; })},
+            {"faulted_bytes", column(k, [](const KernelTiming& t) { return t.faultedBytes; })}};
+}
+
+json residencyJson(const std::vector<ResidencySample>& s) {
+    return {{"time_ns", column(s, [](const ResidencySample& r) { return r.time; })},
+            {"gpu_bytes", column(s, [](const ResidencySample& r) { return r.gpu; })},
+            {"host_bytes", column(s, [](const ResidencySample& r) { return r.host; })},
+            {"ssd_bytes", column(s, [](const ResidencySample& r) { return r.ssd; })},
+            {"in_flight_bytes", column(s, [](const ResidencySample& r) { return r.inFlight; })}};
+}
+
+// All tensors' intervals in one set of columns; interval_counts[i] of them belong to tensor i.
+json tensorResidencyJson(const std::vector<std::vector<ResidencyInterval>>& tensors) {
+    json counts = json::array(), starts = json::array(), ends = json::array(), where = json::array();
+    for (const auto& intervals : tensors) {
+        counts.push_back(intervals.size());
+        for (const auto& r : intervals) {
+            starts.push_back(r.start);
+            ends.push_back(r.end);
+            where.push_back(static_cast<int>(r.where));
+        }
+    }
+    json names = json::array();
+    for (const auto name : kResidenceNames) names.push_back(name);
+    return {{"residences", names}, {"interval_counts", counts}, {"start_ns", starts}, {"end_ns", ends},
+            {"where", where}};
+}
+
+std::vector<std::vector<ResidencyInterval>> readTensorResidency(const Reader& r) {
+    // The legend travels with the data so a reader can tell what each code means; this build
+    // reads only its own legend.
+    const auto& names = r.member("residences");
+    json expected = json::array();
+    for (const auto name : kResidenceNames) expected.push_back(name);
+    if (names != expected) r.fail(r.pointer() + "/residences", "expected " + expected.dump());
+    const auto counts = r.column("interval_counts", -1);
+    const auto starts = r.column("start_ns", -1);
+    const auto total = static_cast<std::int64_t>(starts.size());
+    const auto ends = r.column("end_ns", total);
+    const auto where = r.column("where", total);
+    std::vector<std::vector<ResidencyInterval>> out(counts.size());
+    std::int64_t next = 0;
+    for (std::size_t t = 0; t < counts.size(); ++t) {
+        if (counts[t] < 0 || counts[t] > total - next)
+            r.fail(r.pointer() + "/interval_counts/" + std::to_string(t),
+                   "expected a count that fits the " + std::to_string(total) + " intervals");
+        out[t].reserve(static_cast<std::size_t>(counts[t]));
+        for (std::int64_t i = 0; i < counts[t]; ++i, ++next) {
+            const auto code = where[static_cast<std::size_t>(next)];
+            if (code < 0 || code >= static_cast<std::int64_t>(kResidences.size()))
+                r.fail(r.pointer() + "/where/" + std::to_string(next), "expected a residence code 0..4");
+            out[t].push_back({starts[static_cast<std::size_t>(next)], ends[static_cast<std::size_t>(next)],
+                              kResidences[static_cast<std::size_t>(code)]});
+        }
+    }
+    if (next != total)
+        r.fail(r.pointer() + "/interval_counts",
+               "the counts add up to " + std::to_string(next) + ", expected " + std::to_string(total));
+    return out;
+}
+
+}  // namespace
+
+json simulationResultToJson(const SimulationResult& r) {
+    json traffic = json::object();
+    for (const auto link : kLinks) traffic[std::string(toString(link))] = r.traffic[static_cast<int>(link)];
+    return {{"format", kResultFormatId},
+            {"policy", r.policy},
+            {"hardware", r.hardware},
+            {"iteration_time_ns", r.iterationTime},
+            {"ideal_time_ns", r.idealTime},
+            {"totals", stallTotalsJson(r.totals)},
+            {"traffic_bytes", traffic},
+            {"discard_saved_bytes", r.discardSavedBytes},
+            {"fault_batches", r.faultBatches},
+            {"peak_gpu_bytes", r.peakGpuBytes},
+            {"gpu_bytes_at_start", r.gpuBytesAtStart},
+            {"gpu_bytes_at_end", r.gpuBytesAtEnd},
+            {"gpu_bytes_in", r.gpuBytesIn},
+            {"gpu_bytes_out", r.gpuBytesOut},
+            {"zero_filled_bytes", r.zeroFilledBytes},
+            {"recompute_time_ns", r.recomputeTime},
+            {"kernels_with_absent_blocks", r.kernelsWithAbsentBlocks},
+            {"kernels", kernelsJson(r.kernels)},
+            {"residency", residencyJson(r.residency)},
+            {"tensor_residency", tensorResidencyJson(r.tensorResidency)}};
+}
+
+SimulationResult simulationResultFromJson(const json& doc, const std::string& label) {
+    const Reader r(doc, label, "");
+    if (r.string("format") != kResultFormatId)
+        r.fail("/format", "expected \"" + std::string(kResultFormatId) + "\"");
+    SimulationResult out;
+    out.policy = r.string("policy");
+    out.hardware = r.string("hardware");
+    out.iterationTime = r.integer("iteration_time_ns");
+    out.idealTime = r.integer("ideal_time_ns");
+    const auto totals = r.object("totals");
+    out.totals = {totals.integer("compute_ns"), totals.integer("fault_stall_ns"), totals.integer("oversub_stall_ns"),
+                  totals.integer("late_prefetch_stall_ns"), totals.integer("overlap_ns")};
+    const auto traffic = r.object("traffic_bytes");
+    for (const auto link : kLinks) out.traffic[static_cast<int>(link)] = traffic.integer(std::string(toString(link)));
+    out.discardSavedBytes = r.integer("discard_saved_bytes");
+    out.faultBatches = r.integer("fault_batches");
+    out.peakGpuBytes = r.integer("peak_gpu_bytes");
+    out.gpuBytesAtStart = r.integer("gpu_bytes_at_start");
+    out.gpuBytesAtEnd = r.integer("gpu_bytes_at_end");
+    out.gpuBytesIn = r.integer("gpu_bytes_in");
+    out.gpuBytesOut = r.integer("gpu_bytes_out");
+    out.zeroFilledBytes = r.integer("zero_filled_bytes");
+    out.recomputeTime = r.integer("recompute_time_ns");
+    out.kernelsWithAbsentBlocks = r.integer("kernels_with_absent_blocks");
+
+    const auto k = r.object("kernels");
+    const auto start = k.column("start_ns", -1);
+    const auto n = static_cast<std::int64_t>(start.size());
+    const auto end = k.column("end_ns", n), compute = k.column("compute_ns", n),
+               fault = k.column("fault_stall_ns", n), oversub = k.column("oversub_stall_ns", n),
+               late = k.column("late_prefetch_stall_ns", n), overlap = k.column("overlap_ns", n),
+               faulted = k.column("faulted_bytes", n);
+    out.kernels.resize(start.size());
+    for (std::size_t i = 0; i < start.size(); ++i)
+        out.kernels[i] = {start[i], end[i], compute[i], fault[i], oversub[i], late[i], overlap[i], faulted[i]};
+
+    const auto s = r.object("residency");
+    const auto time = s.column("time_ns", -1);
+    const auto m = static_cast<std::int64_t>(time.size());
+    const auto gpu = s.column("gpu_bytes", m), host = s.column("host_bytes", m), ssd = s.column("ssd_bytes", m),
+               inFlight = s.column("in_flight_bytes", m);
+    out.residency.resize(time.size());
+    for (std::size_t i = 0; i < time.size(); ++i) out.residency[i] = {time[i], gpu[i], host[i], ssd[i], inFlight[i]};
+
+    out.tensorResidency = readTensorResidency(r.object("tensor_residency"));
+    return out;
+}
+
+std::vector<std::uint8_t> simulationResultToCbor(const SimulationResult& result) {
+    return json::to_cbor(simulationResultToJson(result));
+}
+
+SimulationResult simulationResultFromCbor(const std::uint8_t* data, std::size_t size, const std::string& label) {
+    json doc;
+    try {
+        doc = json::from_cbor(data, data + size);
+    } catch (const json::exception& e) {
+        throw ImportError(label, "not a valid CBOR result: " + std::string(e.what()));
+    }
+    return simulationResultFromJson(doc, label);
+}
+
+}  // namespace spillway
