@@ -24,10 +24,11 @@ struct PartStyle {
 const PartStyle kStacked[] = {{StallPart::Compute, QT_TRANSLATE_NOOP("StallBreakdownWidget", "compute"), QColor(44, 160, 44)},
                               {StallPart::FaultStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "fault stall"), QColor(214, 39, 40)},
                               {StallPart::OversubStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "oversubscription stall"), QColor(255, 127, 14)},
-                              {StallPart::LatePrefetchStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "late-prefetch stall"), QColor(148, 103, 189)}};
+                              {StallPart::LatePrefetchStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "late-prefetch stall"), QColor(148, 103, 189)},
+                              {StallPart::NvlinkStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "NVLink stall"), QColor(140, 86, 75)}};
 
 std::array<Nanoseconds, kStallPartCount> partsOf(const KernelTiming& k) {
-    return {k.compute, k.faultStall, k.oversubStall, k.latePrefetchStall, k.overlap};
+    return {k.compute, k.faultStall, k.oversubStall, k.latePrefetchStall, k.nvlinkStall, k.overlap};
 }
 
 bool startsIn(const KernelTiming& k, Nanoseconds iterationStart, TimeRange range) {
@@ -97,7 +98,7 @@ void StallBreakdownWidget::redraw() {
         std::array<Nanoseconds, kStallPartCount> sum{};
         if (range.isEmpty()) {
             const StallTotals& t = run->result.totals;
-            sum = {t.compute, t.faultStall, t.oversubStall, t.latePrefetchStall, t.overlap};
+            sum = {t.compute, t.faultStall, t.oversubStall, t.latePrefetchStall, t.nvlinkStall, t.overlap};
         } else {
             for (const KernelTiming& k : run->result.kernels)
                 if (startsIn(k, run->iterationStart, range)) {
@@ -115,8 +116,9 @@ void StallBreakdownWidget::redraw() {
         keys << double(i + 1);
         ticker->addTick(double(i + 1), runs_[i]->name);
         Nanoseconds stacked = 0;
-        for (int p = 0; p < 4; ++p) stacked += shown_[i][size_t(p)];
-        top = std::max({top, double(stacked) / kNsPerMs, double(shown_[i][4]) / kNsPerMs});
+        for (const PartStyle& style : kStacked) stacked += shown_[i][static_cast<size_t>(style.part)];
+        const double overlapMs = double(shown_[i][static_cast<size_t>(StallPart::Overlap)]) / kNsPerMs;
+        top = std::max({top, double(stacked) / kNsPerMs, overlapMs});
     }
     drawStack(runs_plot_, keys, shown_, 0.5, true);
     // Overlap: transfer time hidden behind compute, beside its run's bar, not part of the stack.
@@ -128,7 +130,7 @@ void StallBreakdownWidget::redraw() {
     QVector<double> ok, ov;
     for (size_t i = 0; i < shown_.size(); ++i) {
         ok << keys[int(i)] + 0.34;
-        ov << double(shown_[i][4]) / kNsPerMs;
+        ov << double(shown_[i][static_cast<size_t>(StallPart::Overlap)]) / kNsPerMs;
     }
     overlap->setData(ok, ov, true);
     runs_plot_->xAxis->setTicker(ticker);

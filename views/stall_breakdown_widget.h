@@ -1,6 +1,6 @@
 #pragma once
 // Where each run's time went, like MOST's Figure 1: one stacked bar per run (compute, fault stall,
-// oversubscription stall, late-prefetch stall; transfer overlap as a thin bar beside it), over
+// oversubscription stall, late-prefetch stall, NVLink stall on several GPUs; transfer overlap as a thin bar beside it), over
 // the whole iteration or over the kernels that start in the ViewLink's time range; below, one
 // bar per kernel of the first run in that range. Clicking a kernel bar selects the kernel.
 #include "views/run_view_data.h"
@@ -16,8 +16,8 @@ class QCustomPlot;
 
 namespace spillway::views {
 
-enum class StallPart { Compute, FaultStall, OversubStall, LatePrefetchStall, Overlap };
-inline constexpr int kStallPartCount = 5;
+enum class StallPart { Compute, FaultStall, OversubStall, LatePrefetchStall, NvlinkStall, Overlap };
+inline constexpr int kStallPartCount = 6;
 
 class StallBreakdownWidget : public QWidget {
     Q_OBJECT

@@ -19,5 +19,7 @@ CommandAction addCompareCommand(CLI::App& app);
 CommandAction addPresetsCommand(CLI::App& app);
 CommandAction addSweepCommand(CLI::App& app);
 CommandAction addGenerateCommand(CLI::App& app);
+CommandAction addLayoutCommand(CLI::App& app);
+CommandAction addPlanCommand(CLI::App& app);
 
 }  // namespace spillway::cli

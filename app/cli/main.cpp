@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
     add(addPresetsCommand);
     add(addSweepCommand);
     add(addGenerateCommand);
+    add(addLayoutCommand);
+    add(addPlanCommand);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

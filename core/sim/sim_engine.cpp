@@ -136,9 +136,10 @@ SimulationResult Engine::run() {
         const bool reported = iteration == hw_.iterations - 1;
         if (reported) {
             recording_ = true;
-            for (int i = 0; i < kLinkCount; ++i) {
+            // Every queue, the second NVLink direction (into the home GPU) included.
+            for (int i = 0; i <= kLinkCount; ++i) {
                 links_[i].bytesMoved = 0;
-                links_[i].id = static_cast<LinkId>(i);
+                links_[i].id = i < kLinkCount ? static_cast<LinkId>(i) : LinkId::NvLink;
                 if (options_.recordTransfers) links_[i].log = &result_.transfers;
             }
             for (std::int32_t b = 0; b < blocks_.size(); ++b)

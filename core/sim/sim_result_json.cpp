@@ -12,11 +12,14 @@ namespace {
 
 // A new field in these structs must be written and read here; the sizes catch a forgotten one
 // at compile time (libstdc++ on x86-64, the only platform we build for).
-static_assert(sizeof(KernelTiming) == 8 * 8, "KernelTiming changed: update sim_result_json.cpp");
+static_assert(sizeof(KernelTiming) == 9 * 8, "KernelTiming changed: update sim_result_json.cpp");
 static_assert(sizeof(ResidencySample) == 5 * 8, "ResidencySample changed: update sim_result_json.cpp");
 static_assert(sizeof(ResidencyInterval) == 3 * 8, "ResidencyInterval changed: update sim_result_json.cpp");
-static_assert(sizeof(StallTotals) == 5 * 8, "StallTotals changed: update sim_result_json.cpp");
-static_assert(sizeof(SimulationResult) == 2 * 32 + 2 * 8 + 5 * 8 + 24 + kLinkCount * 8 + 2 * 8 + 2 * 24 + 8 * 8,
+static_assert(sizeof(StallTotals) == 6 * 8, "StallTotals changed: update sim_result_json.cpp");
+static_assert(sizeof(TransferRecord) == 4 * 8, "TransferRecord changed: update sim_result_json.cpp");
+static_assert(sizeof(GpuSummary) == 6 * 8, "GpuSummary changed: update sim_result_json.cpp");
+static_assert(sizeof(SimulationResult) ==
+                  3 * 32 + 2 * 8 + 6 * 8 + 24 + kLinkCount * 8 + 2 * 8 + 3 * 24 + 8 * 8 + 24 + 8,
               "SimulationResult changed: update sim_result_json.cpp");
 
 constexpr std::array<Residence, 5> kResidences = {Residence::Gpu, Residence::Host, Residence::Ssd,
@@ -97,6 +100,7 @@ json stallTotalsJson(const StallTotals& t) {
             {"fault_stall_ns", t.faultStall},
             {"oversub_stall_ns", t.oversubStall},
             {"late_prefetch_stall_ns", t.latePrefetchStall},
+            {"nvlink_stall_ns", t.nvlinkStall},
             {"overlap_ns", t.overlap}};
 }
 
@@ -107,6 +111,7 @@ json kernelsJson(const std::vector<KernelTiming>& k) {
             {"fault_stall_ns", column(k, [](const KernelTiming& t) { return t.faultStall; })},
             {"oversub_stall_ns", column(k, [](const KernelTiming& t) { return t.oversubStall; })},
             {"late_prefetch_stall_ns", column(k, [](const KernelTiming& t) { return t.latePrefetchStall; })},
+            {"nvlink_stall_ns", column(k, [](const KernelTiming& t) { return t.nvlinkStall; })},
             {"overlap_ns", column(k, [](const KernelTiming& t) { return t.overlap; })},
             {"faulted_bytes", column(k, [](const KernelTiming& t) { return t.faultedBytes; })}};
 }
@@ -117,6 +122,22 @@ json residencyJson(const std::vector<ResidencySample>& s) {
             {"host_bytes", column(s, [](const ResidencySample& r) { return r.host; })},
             {"ssd_bytes", column(s, [](const ResidencySample& r) { return r.ssd; })},
             {"in_flight_bytes", column(s, [](const ResidencySample& r) { return r.inFlight; })}};
+}
+
+json transfersJson(const std::vector<TransferRecord>& t) {
+    return {{"link", column(t, [](const TransferRecord& x) { return static_cast<int>(x.link); })},
+            {"start_ns", column(t, [](const TransferRecord& x) { return x.start; })},
+            {"end_ns", column(t, [](const TransferRecord& x) { return x.end; })},
+            {"bytes", column(t, [](const TransferRecord& x) { return x.bytes; })}};
+}
+
+json gpusJson(const std::vector<GpuSummary>& g) {
+    return {{"iteration_time_ns", column(g, [](const GpuSummary& x) { return x.iterationTime; })},
+            {"pcie_bytes", column(g, [](const GpuSummary& x) { return x.pcieBytes; })},
+            {"ssd_bytes", column(g, [](const GpuSummary& x) { return x.ssdBytes; })},
+            {"nvlink_out_bytes", column(g, [](const GpuSummary& x) { return x.nvlinkOutBytes; })},
+            {"nvlink_in_bytes", column(g, [](const GpuSummary& x) { return x.nvlinkInBytes; })},
+            {"peak_gpu_bytes", column(g, [](const GpuSummary& x) { return x.peakGpuBytes; })}};
 }
 
 // All tensors' intervals in one set of columns; interval_counts[i] of them belong to tensor i.
@@ -177,6 +198,7 @@ json simulationResultToJson(const SimulationResult& r) {
     return {{"format", kResultFormatId},
             {"policy", r.policy},
             {"hardware", r.hardware},
+            {"cannot_run", r.cannotRun},
             {"iteration_time_ns", r.iterationTime},
             {"ideal_time_ns", r.idealTime},
             {"totals", stallTotalsJson(r.totals)},
@@ -193,7 +215,10 @@ json simulationResultToJson(const SimulationResult& r) {
             {"kernels_with_absent_blocks", r.kernelsWithAbsentBlocks},
             {"kernels", kernelsJson(r.kernels)},
             {"residency", residencyJson(r.residency)},
-            {"tensor_residency", tensorResidencyJson(r.tensorResidency)}};
+            {"transfers", transfersJson(r.transfers)},
+            {"tensor_residency", tensorResidencyJson(r.tensorResidency)},
+            {"gpus", gpusJson(r.gpus)},
+            {"all_reduced_bytes", r.allReducedBytes}};
 }
 
 SimulationResult simulationResultFromJson(const json& doc, const std::string& label) {
@@ -203,11 +228,16 @@ SimulationResult simulationResultFromJson(const json& doc, const std::string& la
     SimulationResult out;
     out.policy = r.string("policy");
     out.hardware = r.string("hardware");
+    out.cannotRun = r.string("cannot_run");
     out.iterationTime = r.integer("iteration_time_ns");
     out.idealTime = r.integer("ideal_time_ns");
     const auto totals = r.object("totals");
-    out.totals = {totals.integer("compute_ns"), totals.integer("fault_stall_ns"), totals.integer("oversub_stall_ns"),
-                  totals.integer("late_prefetch_stall_ns"), totals.integer("overlap_ns")};
+    out.totals.compute = totals.integer("compute_ns");
+    out.totals.faultStall = totals.integer("fault_stall_ns");
+    out.totals.oversubStall = totals.integer("oversub_stall_ns");
+    out.totals.latePrefetchStall = totals.integer("late_prefetch_stall_ns");
+    out.totals.nvlinkStall = totals.integer("nvlink_stall_ns");
+    out.totals.overlap = totals.integer("overlap_ns");
     const auto traffic = r.object("traffic_bytes");
     for (const auto link : kLinks) out.traffic[static_cast<int>(link)] = traffic.integer(std::string(toString(link)));
     out.discardSavedBytes = r.integer("discard_saved_bytes");
@@ -226,11 +256,21 @@ SimulationResult simulationResultFromJson(const json& doc, const std::string& la
     const auto n = static_cast<std::int64_t>(start.size());
     const auto end = k.column("end_ns", n), compute = k.column("compute_ns", n),
                fault = k.column("fault_stall_ns", n), oversub = k.column("oversub_stall_ns", n),
-               late = k.column("late_prefetch_stall_ns", n), overlap = k.column("overlap_ns", n),
-               faulted = k.column("faulted_bytes", n);
+               late = k.column("late_prefetch_stall_ns", n), nvlink = k.column("nvlink_stall_ns", n),
+               overlap = k.column("overlap_ns", n), faulted = k.column("faulted_bytes", n);
     out.kernels.resize(start.size());
-    for (std::size_t i = 0; i < start.size(); ++i)
-        out.kernels[i] = {start[i], end[i], compute[i], fault[i], oversub[i], late[i], overlap[i], faulted[i]};
+    for (std::size_t i = 0; i < start.size(); ++i) {
+        KernelTiming& t = out.kernels[i];
+        t.start = start[i];
+        t.end = end[i];
+        t.compute = compute[i];
+        t.faultStall = fault[i];
+        t.oversubStall = oversub[i];
+        t.latePrefetchStall = late[i];
+        t.nvlinkStall = nvlink[i];
+        t.overlap = overlap[i];
+        t.faultedBytes = faulted[i];
+    }
 
     const auto s = r.object("residency");
     const auto time = s.column("time_ns", -1);
@@ -240,7 +280,28 @@ SimulationResult simulationResultFromJson(const json& doc, const std::string& la
     out.residency.resize(time.size());
     for (std::size_t i = 0; i < time.size(); ++i) out.residency[i] = {time[i], gpu[i], host[i], ssd[i], inFlight[i]};
 
+    const auto x = r.object("transfers");
+    const auto link = x.column("link", -1);
+    const auto nx = static_cast<std::int64_t>(link.size());
+    const auto xStart = x.column("start_ns", nx), xEnd = x.column("end_ns", nx), xBytes = x.column("bytes", nx);
+    out.transfers.resize(link.size());
+    for (std::size_t i = 0; i < link.size(); ++i) {
+        if (link[i] < 0 || link[i] >= kLinkCount)
+            x.fail(x.pointer() + "/link/" + std::to_string(i), "expected a link code 0.." + std::to_string(kLinkCount - 1));
+        out.transfers[i] = {static_cast<LinkId>(link[i]), xStart[i], xEnd[i], xBytes[i]};
+    }
+
     out.tensorResidency = readTensorResidency(r.object("tensor_residency"));
+
+    const auto g = r.object("gpus");
+    const auto gTime = g.column("iteration_time_ns", -1);
+    const auto ng = static_cast<std::int64_t>(gTime.size());
+    const auto pcie = g.column("pcie_bytes", ng), ssdBytes = g.column("ssd_bytes", ng),
+               nvOut = g.column("nvlink_out_bytes", ng), nvIn = g.column("nvlink_in_bytes", ng),
+               gPeak = g.column("peak_gpu_bytes", ng);
+    out.gpus.resize(gTime.size());
+    for (std::size_t i = 0; i < gTime.size(); ++i) out.gpus[i] = {gTime[i], pcie[i], ssdBytes[i], nvOut[i], nvIn[i], gPeak[i]};
+    out.allReducedBytes = r.integer("all_reduced_bytes");
     return out;
 }
 

@@ -29,8 +29,8 @@ private slots:
         QCOMPARE(w.shownValue(1, StallPart::FaultStall) + w.shownValue(1, StallPart::OversubStall), Nanoseconds(0));
         QCOMPARE(w.shownValue(1, StallPart::Compute), fits->result.iterationTime);
         QCOMPARE(w.kernelBarCount(), 8);
-        // The four stacked parts are drawn as four bar plottables plus the overlap bars.
-        QCOMPARE(w.runPlot()->plottableCount(), 5);
+        // The five stacked parts are drawn as five bar plottables plus the overlap bars.
+        QCOMPARE(w.runPlot()->plottableCount(), 6);
     }
 
     void followsTheTimeRange() {

@@ -1,0 +1,175 @@
+// `spillway-cli plan PROFILE [--order M] [--placement M] [--time-limit S] [--json OUT]
+// [--compare]`: order the kernels, place every buffer in one arena, verify the layout, and
+// report the theoretical peak of the order, the arena (actual peak), fragmentation and the
+// time each step took. --compare runs every order x placement and prints one row each.
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/error_report.h"
+
+#include "core/io/file_text.h"
+#include "core/io/profile_loader.h"
+#include "core/layout/layout_verifier.h"
+#include "core/layout/operator_order.h"
+#include "core/layout/placement.h"
+#include "core/layout/profile_allocation.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+namespace spillway::cli {
+
+namespace {
+
+struct PlanRow {
+    std::string order;
+    std::string placement;
+    Bytes theoreticalPeak = 0;  // LOAD of the order's allocation problem
+    Bytes arena = 0;            // actual peak
+    double fragmentation = 0;   // (arena - theoretical) / arena
+    double orderSeconds = 0;
+    double placementSeconds = 0;
+    bool orderProven = false;
+    bool placementProven = false;
+    bool fits = false;
+    std::size_t buffers = 0;
+    std::string note;
+    std::string error;
+};
+
+PlanRow placeOrdered(const Profile& profile, const OrderResult& order, const std::string& placement,
+                     double timeLimit) {
+    PlanRow row;
+    row.order = order.method;
+    row.placement = placement;
+    row.orderSeconds = order.seconds;
+    row.orderProven = order.provenOptimal;
+    try {
+        const AllocationProblem problem = allocationProblemFromProfile(profile, order.order);
+        row.buffers = problem.buffers.size();
+        PlacementOptions options;
+        options.timeLimitSeconds = timeLimit;
+        options.segmentStarts = order.segmentStarts;
+        const PlacementResult placed = place(placement, problem, options);
+        const auto violations = verifyLayout(problem, placed.layout);
+        if (!violations.empty())
+            throw std::runtime_error(fmt::format("internal error: the {} layout failed verification: {}", placement,
+                                                 violations.front().message));
+        row.theoreticalPeak = placed.lowerBound;
+        row.arena = placed.arena;
+        row.fragmentation = placed.arena > 0 ? double(placed.arena - placed.lowerBound) / double(placed.arena) : 0.0;
+        row.placementSeconds = placed.seconds;
+        row.placementProven = placed.provenOptimal;
+        row.fits = placed.fits;
+        row.note = placed.note;
+    } catch (const std::exception& e) {
+        row.error = e.what();
+    }
+    return row;
+}
+
+nlohmann::ordered_json rowJson(const PlanRow& r) {
+    nlohmann::ordered_json j{{"order", r.order}, {"placement", r.placement}};
+    if (!r.error.empty()) {
+        j["error"] = r.error;
+        return j;
+    }
+    j["buffers"] = r.buffers;
+    j["theoretical_peak_bytes"] = r.theoreticalPeak;
+    j["actual_peak_bytes"] = r.arena;
+    j["fragmentation"] = r.fragmentation;
+    j["order_seconds"] = r.orderSeconds;
+    j["placement_seconds"] = r.placementSeconds;
+    j["order_proven_optimal"] = r.orderProven;
+    j["placement_proven_optimal"] = r.placementProven;
+    if (!r.note.empty()) j["note"] = r.note;
+    return j;
+}
+
+void printRows(const std::vector<PlanRow>& rows) {
+    fmt::print("{:<8} {:<18} {:>14} {:>14} {:>9} {:>10} {:>10}\n", "order", "placement", "theoretical", "actual",
+               "frag", "order s", "place s");
+    for (const PlanRow& r : rows) {
+        if (!r.error.empty()) {
+            fmt::print("{:<8} {:<18} error: {}\n", r.order, r.placement, r.error);
+            continue;
+        }
+        fmt::print("{:<8} {:<18} {:>14} {:>14} {:>8.2f}% {:>10.3f} {:>10.3f}{}\n", r.order, r.placement,
+                   readableBytes(r.theoreticalPeak), readableBytes(r.arena), 100.0 * r.fragmentation, r.orderSeconds,
+                   r.placementSeconds,
+                   (r.orderProven ? "" : "  (order not proven optimal)") +
+                       std::string(r.placementProven || r.placement != "exact" ? "" : "  (layout not proven optimal)"));
+    }
+}
+
+}  // namespace
+
+CommandAction addPlanCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("plan", "Order the kernels and place every tensor in one arena: theoretical "
+                                           "and actual peak, fragmentation and planning time");
+    struct State {
+        ProfileArgs args;
+        std::string order = "roam";
+        std::string placement = "best";
+        double timeLimit = 10.0;
+        std::string json;
+        bool compare = false;
+    };
+    auto state = std::make_shared<State>();
+    addProfileArgs(*cmd, state->args);
+    cmd->add_option("--order", state->order, "Kernel order: program|lescea|roam")->capture_default_str();
+    std::string methods;
+    for (const auto& name : placementMethodNames()) methods += (methods.empty() ? "" : "|") + name;
+    cmd->add_option("--placement", state->placement, "Placement: " + methods)->capture_default_str();
+    cmd->add_option("--time-limit", state->timeLimit,
+                    "Seconds each exact search may take (per ROAM segment; per exact or best layout)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd->add_option("--json", state->json, "Also write the result as JSON to this file");
+    cmd->add_flag("--compare", state->compare, "Every order x every placement, one row each");
+    return [state]() {
+        return runReportingErrors(false, [&]() {
+            const auto orders = state->compare ? orderMethodNames() : std::vector<std::string>{state->order};
+            const auto placements = state->compare ? placementMethodNames() : std::vector<std::string>{state->placement};
+            // Names are checked before a large profile is loaded.
+            auto check = [](const std::string& name, const std::vector<std::string>& known, const char* what) {
+                if (std::find(known.begin(), known.end(), name) != known.end()) return;
+                std::string list;
+                for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+                throw std::invalid_argument(fmt::format("unknown {} '{}' (expected one of: {})", what, name, list));
+            };
+            for (const auto& o : orders) check(o, orderMethodNames(), "order");
+            for (const auto& p : placements) check(p, placementMethodNames(), "placement method");
+            const Profile profile = loadProfile(state->args.path, state->args.options());
+            OrderOptions orderOptions;
+            orderOptions.timeLimitSecondsPerSegment = state->timeLimit;
+            std::vector<PlanRow> rows;
+            for (const std::string& o : orders) {
+                const OrderResult order = orderOperators(o, profile, orderOptions);
+                for (const std::string& p : placements) rows.push_back(placeOrdered(profile, order, p, state->timeLimit));
+            }
+            fmt::print("{} ({} kernels, {} tensors)\n\n",
+                       profile.metadata.model.empty() ? state->args.path : profile.metadata.model,
+                       profile.kernels.size(), profile.tensors.size());
+            printRows(rows);
+            if (!state->json.empty()) {
+                nlohmann::ordered_json j;
+                j["profile"] = state->args.path;
+                j["model"] = profile.metadata.model;
+                auto list = nlohmann::ordered_json::array();
+                for (const PlanRow& r : rows) list.push_back(rowJson(r));
+                j["rows"] = list;
+                writeFileAtomically(state->json, j.dump(2) + "\n");
+            }
+            bool failed = false;
+            for (const PlanRow& r : rows) failed = failed || !r.error.empty();
+            return failed ? kExitBadInput : kExitOk;
+        });
+    };
+}
+
+}  // namespace spillway::cli
