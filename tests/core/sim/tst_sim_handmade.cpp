@@ -86,6 +86,8 @@ private slots:
         SimulationOptions quiet;
         quiet.recordTransfers = false;
         QVERIFY(simulate(p.profile, Plan{}, unitMachine(k4M), quiet).transfers.empty());
+    }
+
     void g10SwapsWithAFullHost() {
         // GPU and host hold 4 MiB each. A starts on the GPU, B on host (the GPU is full), so
         // host is full too. k0 needs B, so A must leave the GPU.
