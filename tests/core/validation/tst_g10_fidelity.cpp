@@ -154,7 +154,6 @@ Outcome simulateCycles(const Workload& w, const std::string& policy) {
 // Outside 10% today; docs/validation.md says why. Data tag -> reason.
 const std::map<std::string, const char*>& knownOff() {
     static const std::map<std::string, const char*> list = {
-        {"ResNet152-1280 deepum-lookahead", "G10 keeps cuDNN workspaces as pageable tensors; we free them per kernel"},
         {"BERT-512 ssd 25.6 uvm", "per-tick SSD/host interleaving of G10's batcher is not modelled; more kernels "
                                   "fault from host and SSD together, priced at PCIe minus SSD (6.4 GB/s)"},
         {"BERT-512 ssd 6.4 g10", "planner sends more to SSD than G10's at low SSD bandwidth"},
