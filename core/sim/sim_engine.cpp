@@ -59,6 +59,7 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     const ProfileIndex index(profile);
     kernelTensors_.resize(kernelCount);
     g10_.resize(kernelCount);
+    workspaceReadyAt_.assign(kernelCount, -1);
     std::vector<std::int64_t> lastSeen(profile.tensors.size(), -1);
     for (std::size_t k = 0; k < kernelCount; ++k) {
         const Kernel& kernel = profile.kernels[k];

@@ -51,6 +51,7 @@ private:
     // directives (sim_engine_directives.cpp)
     Nanoseconds issueDirectives(std::int64_t kernelPos, Nanoseconds t);
     void prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntilStamp);
+    void reserveWorkspace(std::int64_t kernelPos, Nanoseconds t);
     void preEvict(std::int32_t tensor, Tier target, Nanoseconds t);
     Nanoseconds discard(std::int32_t tensor, bool eager);
     void release(std::int32_t tensor, bool recompute);
@@ -110,6 +111,12 @@ private:
     // faults from a full host, its evictions keep going to host (a swap) rather than to SSD.
     // Under g10-calibrated, spillTier counts these bytes as already free (0 otherwise).
     Bytes hostFreedByFaults_ = 0;
+    // G10 keeps a kernel's cuDNN workspace as an ordinary output tensor, so a look-ahead
+    // prefetch for that kernel (DeepUM's "every tensor kernel i+8 requires") maps the workspace
+    // too, off the critical path. Under g10-calibrated, the first prefetch that names a kernel
+    // in keepUntil reserves that kernel's workspace: here, when the room for it is made
+    // (eviction writes done, allocation done); -1 while none is reserved.
+    std::vector<Nanoseconds> workspaceReadyAt_;
 
     bool recording_ = false;
     SimulationResult result_;

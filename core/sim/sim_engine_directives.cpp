@@ -24,6 +24,7 @@ Nanoseconds Engine::issueDirectives(std::int64_t kernelPos, Nanoseconds t) {
                 const auto n = static_cast<std::int64_t>(profile_.kernels.size());
                 const std::int64_t keep = d->keepUntil < 0 ? -1 : stamp_ + ((d->keepUntil - kernelPos) % n + n) % n;
                 prefetch(tensor, t, keep);
+                if (hw_.faultModel == FaultModel::G10Calibrated && d->keepUntil >= 0) reserveWorkspace(d->keepUntil % n, t);
                 break;
             }
             case DirectiveKind::PreEvict: preEvict(tensor, d->target, t); break;
@@ -35,6 +36,16 @@ Nanoseconds Engine::issueDirectives(std::int64_t kernelPos, Nanoseconds t) {
         noteTensor(tensor, t);
     }
     return criticalPath;
+}
+
+void Engine::reserveWorkspace(std::int64_t kernelPos, Nanoseconds t) {
+    const Bytes bytes = profile_.kernels[kernelPos].workspaceBytes;
+    if (bytes <= 0 || workspaceReadyAt_[kernelPos] >= 0) return;
+    // Like any prefetch: only room that eviction can make without touching protected data.
+    const std::optional<Nanoseconds> roomAt = makeRoom(bytes, t, false, -1);
+    if (!roomAt) return;
+    gpuUsed_ += bytes;
+    workspaceReadyAt_[kernelPos] = *roomAt + allocTime(bytes, hw_);
 }
 
 void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntilStamp) {

@@ -103,7 +103,12 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
         }
     }
 
-    Bytes newBytes = kernel.workspaceBytes;
+    // A workspace reserved by a look-ahead prefetch (reserveWorkspace) is already mapped.
+    const bool workspaceReserved = workspaceReadyAt_[pos] >= 0;
+    if (workspaceReserved) prefetchArrival = std::max(prefetchArrival, workspaceReadyAt_[pos]);
+    workspaceReadyAt_[pos] = -1;
+    const Bytes workspaceToMap = workspaceReserved ? 0 : kernel.workspaceBytes;
+    Bytes newBytes = workspaceToMap;
     for (std::int32_t b : faulted) newBytes += blocks_[b].bytes;
     // Room for the faulting blocks and the workspace; eviction here is on the critical path.
     if (hw_.faultModel == FaultModel::G10Calibrated) hostFreedByFaults_ = demand.fromHost();
@@ -111,7 +116,7 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     hostFreedByFaults_ = 0;
 
     const std::int64_t batches = demand.pages > 0 ? ceilDiv(demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
-    const Nanoseconds alloc = allocTimeOf(demand.zeroFill() + kernel.workspaceBytes, hw_);
+    const Nanoseconds alloc = allocTimeOf(demand.zeroFill() + workspaceToMap, hw_);
     const Nanoseconds compute = kernel.duration + recompute;
     KernelTiming timing;
     timing.start = t;
@@ -159,7 +164,7 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
         placeOnGpu(b, dataReady);
     }
     if (kernel.workspaceBytes > 0) {
-        gpuUsed_ += kernel.workspaceBytes;
+        gpuUsed_ += workspaceToMap;
         releases_.push({timing.end, kernel.workspaceBytes});
         releasingBytes_ += kernel.workspaceBytes;
     }

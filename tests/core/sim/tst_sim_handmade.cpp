@@ -113,6 +113,48 @@ private slots:
         for (const ResidencySample& s : g10.residency) QVERIFY(s.host <= hw.hostCapacity);
     }
 
+    void g10LookaheadMapsTheWorkspace() {
+        // GPU 8 MiB. A (4 MiB) and X (4 KiB) start on the GPU; k0 reads A, k1 (5 ms) nothing,
+        // k2 reads X and needs a 4 MiB workspace: 4 KiB short, so one 2 MiB block of A must
+        // leave (2097152 ns at 1 B/ns). At k1 the plan prefetches X for k2 (keepUntil = 2), as
+        // deepum-lookahead does.
+        TinyProfile p;
+        const TensorId a = p.tensor("A", k4M, true);
+        const TensorId x = p.tensor("X", 4096, true);
+        p.kernel("k0", 1000, {a}, {});
+        p.kernel("k1", 5'000'000, {}, {});
+        p.kernel("k2", 1000, {x}, {});
+        p.profile.kernels[2].workspaceBytes = k4M;
+        HardwareConfig hw = unitMachine(8 * kMiB);
+        hw.weightsStartOn = Tier::Gpu;
+        hw.faultModel = FaultModel::G10Calibrated;
+        Plan plan;
+        Directive ahead{1, DirectiveKind::Prefetch, x, Tier::Gpu};
+        ahead.keepUntil = 2;
+        plan.directives.push_back(ahead);
+        // g10-calibrated: the prefetch for k2 maps k2's workspace too (G10 keeps it as one of
+        // k2's tensors), so the block is written out during k1, from 1000 to 2098152, and k2
+        // (starting at 5001000) only computes.
+        const SimulationResult g10 = simulate(p.profile, plan, hw);
+        QCOMPARE(g10.kernels[2].start, Nanoseconds(5'001'000));
+        QCOMPARE(g10.kernels[2].end, Nanoseconds(5'002'000));
+        QCOMPARE(g10.kernels[2].oversubStall, Nanoseconds(0));
+        QCOMPARE(traffic(g10, LinkId::GpuToHost), Bytes(2 * kMiB));
+        QVERIFY(g10.peakGpuBytes <= hw.gpuCapacity);
+        // Without the look-ahead hint, k2 makes room itself: the write-back (2097152 ns) is on
+        // its critical path, so k2 ends at 5001000 + 2097152.
+        plan.directives[0].keepUntil = -1;
+        const SimulationResult plain = simulate(p.profile, plan, hw);
+        QCOMPARE(plain.kernels[2].end, Nanoseconds(5'001'000 + 2'097'152));
+        QCOMPARE(traffic(plain, LinkId::GpuToHost), Bytes(2 * kMiB));
+        // The analytic model keeps the workspace a per-kernel allocation: the same as without
+        // the hint, plus its compute after the room is made.
+        hw.faultModel = FaultModel::Analytic;
+        plan.directives[0].keepUntil = 2;
+        const SimulationResult analytic = simulate(p.profile, plan, hw);
+        QCOMPARE(analytic.kernels[2].end, Nanoseconds(5'001'000 + 2'097'152 + 1000));
+    }
+
     void latePrefetchIsItsOwnStall() {
         TinyProfile p;
         const TensorId a = p.tensor("A", k4M, true);
