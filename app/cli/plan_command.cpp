@@ -101,7 +101,7 @@ void printRows(const std::vector<PlanRow>& rows) {
         fmt::print("{:<8} {:<18} {:>14} {:>14} {:>8.2f}% {:>10.3f} {:>10.3f}{}\n", r.order, r.placement,
                    readableBytes(r.theoreticalPeak), readableBytes(r.arena), 100.0 * r.fragmentation, r.orderSeconds,
                    r.placementSeconds,
-                   (r.orderProven ? "" : "  (order not proven optimal)") +
+                   (r.orderProven || r.order != "roam" ? "" : "  (order not proven optimal)") +
                        std::string(r.placementProven || r.placement != "exact" ? "" : "  (layout not proven optimal)"));
     }
 }
