@@ -6,6 +6,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 #include "app/cli/hardware_args.h"
+#include "app/cli/layout_bench.h"
 #include "app/cli/sim_bench.h"
 
 #include "core/io/file_text.h"
@@ -128,7 +129,33 @@ CommandAction addBenchCommand(CLI::App& app) {
         ->check(CLI::Range(1, 10000))->capture_default_str();
     cmd->add_flag("--skip-import", state->skipImport, "Only the simulator benchmark");
     cmd->add_flag("--skip-sim", state->skipSim, "Only the import benchmark");
-    return [state]() {
+    // `bench layout`: ordering and placement methods instead of import and simulation.
+    auto* layoutCmd = cmd->add_subcommand("layout", "Planning time and quality of every order and placement "
+                                                    "method on real profiles and the minimalloc benchmarks");
+    auto layout = std::make_shared<LayoutBenchOptions>();
+    layout->profiles = {std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/BERT_Base_256",
+                        std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/VIT_1280",
+                        std::string(SPILLWAY_SOURCE_DIR) + "/samples/torch/resnet18-b2-cpu.profile.json",
+                        std::string(SPILLWAY_SOURCE_DIR) + "/samples/torch/vit_b_16-b1-cpu.profile.json"};
+    for (const char* id : {"A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K"})
+        layout->csvs.push_back(std::string(SPILLWAY_SHARED_DATA) + "/minimalloc/" + id + ".1048576.csv");
+    layoutCmd->add_option("--profile", layout->profiles, "Profiles to order and place (repeatable)")
+        ->allow_extra_args(false)->capture_default_str();
+    layoutCmd->add_option("--csv", layout->csvs, "minimalloc CSVs to place (repeatable)")
+        ->allow_extra_args(false);
+    layoutCmd->add_flag("--gpt2-xl", layout->gpt2xl,
+                        "Also the generated GPT-2 XL training step (14,885 kernels; about a minute)");
+    layoutCmd->add_option("--time-limit", layout->timeLimit, "Seconds per exact/best search and per ROAM segment")
+        ->capture_default_str();
+    return [state, layoutCmd, layout]() {
+        if (layoutCmd->parsed()) {
+            return runReportingErrors(state->json, [&]() {
+                const auto results = runLayoutBench(*layout);
+                if (state->json) std::cout << results.dump(2) << "\n";
+                else printLayoutBench(results);
+                return kExitOk;
+            });
+        }
         return runReportingErrors(state->json, [&]() {
             nlohmann::ordered_json all;
             int code = kExitOk;
