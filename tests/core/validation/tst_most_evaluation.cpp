@@ -1,4 +1,4 @@
-// MOST's evaluation on Spillway (docs/validation-most.md): BERT-256 and ViT-1280 on MOST's machine
+// MOST's evaluation on Spillway (docs/validation.md, MOST section): BERT-256 and ViT-1280 on MOST's machine
 // (most-rtx4090: 24 GiB GPU, SSD only) with the SSD swept from 3.2 to 25.6 GB/s, simulating uvm,
 // deepum, g10 and most. It prints the table the document shows and asserts the facts that hold
 // across the sweep; the paper's average ratios (2.6x over UVM, +22.9% over DeepUM, +12.8% over
