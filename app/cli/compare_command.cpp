@@ -41,9 +41,19 @@ std::optional<double> speedup(const Row& base, const Row& row) {
     return static_cast<double>(base.result->iterationTime) / static_cast<double>(row.result->iterationTime);
 }
 
+// NVLink stall (several GPUs: waiting for the gradient all-reduce) gets a column only when a
+// run has some, so one-GPU comparisons read as before.
+bool anyNvlinkStall(const std::vector<Row>& rows) {
+    for (const auto& row : rows)
+        if (row.result && row.result->totals.nvlinkStall > 0) return true;
+    return false;
+}
+
 void printTable(const std::vector<Row>& rows) {
-    fmt::print("{:<22} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "policy", "iteration", "speedup",
-               "compute", "fault", "oversub", "late-pf", "traffic");
+    const bool nvlink = anyNvlinkStall(rows);
+    fmt::print("{:<22} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12}{} {:>12}\n", "policy", "iteration", "speedup",
+               "compute", "fault", "oversub", "late-pf", nvlink ? fmt::format(" {:>12}", "nvlink") : std::string(),
+               "traffic");
     for (const auto& row : rows) {
         if (!row.result) {
             fmt::print("{:<22} error: {}\n", row.policy, row.error);
@@ -55,10 +65,12 @@ void printTable(const std::vector<Row>& rows) {
             continue;
         }
         const auto s = speedup(rows.front(), row);
-        fmt::print("{:<22} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n", row.policy, readableDuration(r.iterationTime),
-                   s ? fmt::format("{:.2f}x", *s) : std::string("-"), readableDuration(r.totals.compute),
-                   readableDuration(r.totals.faultStall), readableDuration(r.totals.oversubStall),
-                   readableDuration(r.totals.latePrefetchStall), readableBytes(totalTraffic(r)));
+        fmt::print("{:<22} {:>12} {:>8} {:>12} {:>12} {:>12} {:>12}{} {:>12}\n", row.policy,
+                   readableDuration(r.iterationTime), s ? fmt::format("{:.2f}x", *s) : std::string("-"),
+                   readableDuration(r.totals.compute), readableDuration(r.totals.faultStall),
+                   readableDuration(r.totals.oversubStall), readableDuration(r.totals.latePrefetchStall),
+                   nvlink ? fmt::format(" {:>12}", readableDuration(r.totals.nvlinkStall)) : std::string(),
+                   readableBytes(totalTraffic(r)));
     }
 }
 
@@ -123,6 +135,9 @@ CommandAction addCompareCommand(CLI::App& app) {
                         const auto s = speedup(rows.front(), row);
                         r["speedup"] = s ? nlohmann::ordered_json(*s) : nlohmann::ordered_json(nullptr);
                         r.update(resultTotalsJson(*row.result));
+                        // Every row gets the NVLink stall when one has any (one-GPU rows: 0).
+                        if (anyNvlinkStall(rows) && row.result->cannotRun.empty())
+                            r["stall_split_ns"]["nvlink_stall"] = row.result->totals.nvlinkStall;
                     }
                     list.push_back(std::move(r));
                 }

@@ -22,6 +22,9 @@ struct Block {
     BlockLoc loc = BlockLoc::Absent;
     bool dead = false;             // lazily discarded: contents invalid, reclaim without write-back
     Nanoseconds readyAt = 0;       // Gpu: when the data is there; Host/Ssd: when the copy lands
+    // loc == Host only: bytes of the block that are on SSD instead. G10 places pages one by one
+    // (g10_batcher.h), so the pages of one evicted block can go partly to host, partly to SSD.
+    Bytes ssdBytes = 0;
     std::int64_t protectStamp = -1;  // == current stamp: needed now, never an eviction victim
     // == current stamp: prefetched just before the running kernel; other prefetches and
     // pre-evictions of this batch leave it alone, but the kernel's own faults may take it

@@ -85,6 +85,22 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     const Liveness liveness = computeLiveness(profile);
     liveness_ = liveness.tensors;
     reorderOnUse_ = hw.faultModel != FaultModel::G10Calibrated;
+    {
+        // G10's quotas (System constructor): batch / GPU PCIe x SSD (or host) bandwidth,
+        // truncated to unsigned in doubles as G10 does; allocations per tick = tick time /
+        // allocation time of a page.
+        const double batch = static_cast<double>(std::max<std::int64_t>(1, hw.faultBatchPages));
+        const double pcie = static_cast<double>(hw.hostToGpu.bytesPerSecond);
+        const double ssd = static_cast<double>(hw.ssdToGpu.bytesPerSecond > 0 ? hw.ssdToGpu.bytesPerSecond
+                                                                               : hw.ssdToHost.bytesPerSecond);
+        g10Limits_.batch = static_cast<std::int64_t>(batch);
+        g10Limits_.ssdPerTick = pcie > 0 ? static_cast<std::int64_t>(batch / pcie * ssd) : g10Limits_.batch;
+        g10Limits_.hostPerTick = g10Limits_.batch;  // G10's CPU and GPU PCIe bandwidths are one setting here
+        const double tickSeconds = pcie > 0 ? batch * static_cast<double>(hw.pageSize) / pcie : 0;
+        const double allocSecondsPerPage = static_cast<double>(hw.allocFemtosecondsPerByte) * 1e-15 * static_cast<double>(hw.pageSize);
+        g10Limits_.allocPerTick = allocSecondsPerPage > 0 ? std::max<std::int64_t>(1, static_cast<std::int64_t>(tickSeconds / allocSecondsPerPage))
+                                                          : std::int64_t{1} << 40;
+    }
     producer_.resize(profile.tensors.size());
     for (std::size_t t = 0; t < profile.tensors.size(); ++t) producer_[t] = liveness.tensors[t].producer;
     needsRecompute_.assign(profile.tensors.size(), 0);

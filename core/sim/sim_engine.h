@@ -8,6 +8,7 @@
 #include "core/sim/block_state.h"
 #include "core/sim/fault_demand.h"
 #include "core/sim/fault_model_g10.h"
+#include "core/sim/g10_batcher.h"
 #include "core/sim/link_queue.h"
 #include "core/sim/residency_recorder.h"
 #include "core/sim/simulator.h"
@@ -43,7 +44,7 @@ private:
                         const std::vector<std::int32_t>& ssdVictims);
     Tier spillTier(Bytes bytes) const;
     void placeOnGpu(std::int32_t b, Nanoseconds readyAt);
-    void leaveTier(const Block& block);
+    void leaveTier(Block& block);  // also clears ssdBytes
     void dropBlock(std::int32_t b);  // release with no transfer; the block becomes Absent
     Nanoseconds moveOut(Nanoseconds t, Bytes bytes, Tier to);
     Nanoseconds moveIn(Nanoseconds t, Bytes bytes, Tier from);
@@ -106,11 +107,11 @@ private:
     // not move it to the most recently used end (GPUPageTable::LRUAccess is called from
     // allocPTE alone). Under the g10-calibrated model we keep that order; otherwise true LRU.
     bool reorderOnUse_ = true;
-    // Host bytes the running kernel is faulting in. G10's batcher fetches and evicts page by
-    // page and erases each fetched page from the host table as it arrives, so while a kernel
-    // faults from a full host, its evictions keep going to host (a swap) rather than to SSD.
-    // Under g10-calibrated, spillTier counts these bytes as already free (0 otherwise).
-    Bytes hostFreedByFaults_ = 0;
+    // Under g10-calibrated, the destinations G10's batcher gives the running kernel's victims
+    // (g10_batcher.h), and how many victim pages have been placed; null otherwise.
+    const G10VictimPlan* victimPlan_ = nullptr;
+    std::int64_t victimCursor_ = 0;
+    G10BatcherLimits g10Limits_;  // G10's per-tick page quotas for this machine
     // G10 keeps a kernel's cuDNN workspace as an ordinary output tensor, so a look-ahead
     // prefetch for that kernel (DeepUM's "every tensor kernel i+8 requires") maps the workspace
     // too, off the critical path. Under g10-calibrated, the first prefetch that names a kernel

@@ -71,7 +71,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
     Bytes fromHost = 0, fromSsd = 0, zero = 0;
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         const Block& x = blocks_[b];
-        if (x.loc == BlockLoc::Host) fromHost += x.bytes;
+        if (x.loc == BlockLoc::Host) { fromHost += x.bytes - x.ssdBytes; fromSsd += x.ssdBytes; }
         else if (x.loc == BlockLoc::Ssd) fromSsd += x.bytes;
         else if (x.loc == BlockLoc::Absent) zero += x.bytes;
     }
@@ -80,7 +80,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         const Block& x = blocks_[b];
         if (x.loc == BlockLoc::Host) hostReady = std::max(hostReady, x.readyAt);
-        if (x.loc == BlockLoc::Ssd) ssdReady = std::max(ssdReady, x.readyAt);
+        if (x.loc == BlockLoc::Ssd || x.ssdBytes > 0) ssdReady = std::max(ssdReady, x.readyAt);
     }
     const Nanoseconds hostDone = moveIn(hostReady, fromHost, Tier::Host);
     const Nanoseconds ssdDone = moveIn(ssdReady, fromSsd, Tier::Ssd);
@@ -88,7 +88,8 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Gpu) continue;
-        const Nanoseconds ready = x.loc == BlockLoc::Host ? hostDone : x.loc == BlockLoc::Ssd ? ssdDone : zeroDone;
+        const Nanoseconds ready = x.loc == BlockLoc::Host ? (x.ssdBytes > 0 ? std::max(hostDone, ssdDone) : hostDone)
+                                  : x.loc == BlockLoc::Ssd ? ssdDone : zeroDone;
         if (x.loc == BlockLoc::Absent && recording_) result_.zeroFilledBytes += x.bytes;
         placeOnGpu(b, ready);
         x.prefetchStamp = stamp_;

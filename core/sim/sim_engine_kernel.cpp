@@ -96,7 +96,12 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
                 }
                 faulted.push_back(b);
                 demand.pages += ceilDiv(x.bytes, hw_.pageSize);
-                if (x.loc == BlockLoc::Host) { side.fromHost += x.bytes; hostSourceReady = std::max(hostSourceReady, x.readyAt); }
+                if (x.loc == BlockLoc::Host) {
+                    side.fromHost += x.bytes - x.ssdBytes;
+                    side.fromSsd += x.ssdBytes;
+                    hostSourceReady = std::max(hostSourceReady, x.readyAt);
+                    if (x.ssdBytes > 0) ssdSourceReady = std::max(ssdSourceReady, x.readyAt);
+                }
                 else if (x.loc == BlockLoc::Ssd) { side.fromSsd += x.bytes; ssdSourceReady = std::max(ssdSourceReady, x.readyAt); }
                 else side.zeroFill += x.bytes;
             }
@@ -111,9 +116,20 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     Bytes newBytes = workspaceToMap;
     for (std::int32_t b : faulted) newBytes += blocks_[b].bytes;
     // Room for the faulting blocks and the workspace; eviction here is on the critical path.
-    if (hw_.faultModel == FaultModel::G10Calibrated) hostFreedByFaults_ = demand.fromHost();
+    // Under g10-calibrated, G10's batcher decides where each victim page goes (g10_batcher.h).
+    std::optional<G10VictimPlan> victims;
+    if (hw_.faultModel == FaultModel::G10Calibrated && newBytes > 0) {
+        drainReleases(t + unmapCost);
+        const Bytes page = hw_.pageSize;
+        victims = g10BatchFaults(g10Limits_, std::max<Bytes>(0, hw_.hostCapacity - hostUsed_) / page,
+                                 std::max<Bytes>(0, hw_.gpuCapacity - gpuUsed_ + releasingBytes_) / page,
+                                 ceilDiv(demand.fromSsd(), page), ceilDiv(demand.fromHost(), page),
+                                 ceilDiv(demand.zeroFill() + workspaceToMap, page));
+        victimPlan_ = &*victims;
+        victimCursor_ = 0;
+    }
     const Nanoseconds roomAt = newBytes > 0 ? *makeRoom(newBytes, t + unmapCost, true, pos) : t + unmapCost;
-    hostFreedByFaults_ = 0;
+    victimPlan_ = nullptr;
 
     const std::int64_t batches = demand.pages > 0 ? ceilDiv(demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
     const Nanoseconds alloc = allocTimeOf(demand.zeroFill() + workspaceToMap, hw_);

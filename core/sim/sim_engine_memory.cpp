@@ -23,7 +23,7 @@ void Engine::drainArrivals(Nanoseconds t) {
 }
 
 Tier Engine::spillTier(Bytes bytes) const {
-    if (hostUsed_ - hostFreedByFaults_ + bytes <= hw_.hostCapacity) return Tier::Host;
+    if (hostUsed_ + bytes <= hw_.hostCapacity) return Tier::Host;
     // ssdCapacity <= 0 means "no limit" (a scratch SSD is far larger than any footprint).
     if (hw_.ssdCapacity <= 0 || ssdUsed_ + bytes <= hw_.ssdCapacity) return Tier::Ssd;
     throw std::runtime_error("host memory and SSD are both full: the profile does not fit this machine");
@@ -45,9 +45,14 @@ Nanoseconds Engine::moveIn(Nanoseconds t, Bytes bytes, Tier from) {
     return scatterToReplicas(link(LinkId::HostToGpu).enqueue(link(LinkId::SsdToHost).enqueue(t, bytes), bytes), bytes);
 }
 
-void Engine::leaveTier(const Block& block) {
-    if (block.loc == BlockLoc::Host) hostUsed_ -= block.bytes;
-    else if (block.loc == BlockLoc::Ssd) ssdUsed_ -= block.bytes;
+void Engine::leaveTier(Block& block) {
+    if (block.loc == BlockLoc::Host) {
+        hostUsed_ -= block.bytes - block.ssdBytes;
+        ssdUsed_ -= block.ssdBytes;
+    } else if (block.loc == BlockLoc::Ssd) {
+        ssdUsed_ -= block.bytes;
+    }
+    block.ssdBytes = 0;
 }
 
 void Engine::placeOnGpu(std::int32_t b, Nanoseconds readyAt) {
@@ -83,7 +88,8 @@ void Engine::issueEvictions(Nanoseconds t, Bytes toHost, const std::vector<std::
     auto issue = [&](Bytes bytes, Tier to, const std::vector<std::int32_t>& victims) {
         if (bytes <= 0) return;
         const Nanoseconds done = moveOut(t, bytes, to);
-        for (std::int32_t v : victims) blocks_[v].readyAt = done;
+        // A block split between host and SSD (G10 batcher) is in both lists: the later copy.
+        for (std::int32_t v : victims) blocks_[v].readyAt = std::max(blocks_[v].readyAt, done);
         releases_.push({done, bytes});
         releasingBytes_ += bytes;
     };
@@ -142,9 +148,28 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
             dropBlock(b);
             continue;
         }
-        const Tier to = spillTier(x.bytes);
         blocks_.unlink(b);
         if (recording_) gpuBytesOut_ += x.bytes;
+        if (forKernel && victimPlan_) {
+            // G10's batcher decides page by page (g10_batcher.h); a block may be split.
+            const Bytes page = hw_.pageSize;
+            const std::int64_t pages = (x.bytes + page - 1) / page;
+            const std::int64_t ssdPages =
+                victimPlan_->ssdPagesBefore(victimCursor_ + pages) - victimPlan_->ssdPagesBefore(victimCursor_);
+            victimCursor_ += pages;
+            const Bytes ssdBytes = std::min(x.bytes, ssdPages * page);
+            if (ssdBytes > 0 && hw_.ssdCapacity > 0 && ssdUsed_ + ssdBytes > hw_.ssdCapacity)
+                throw std::runtime_error("host memory and SSD are both full: the profile does not fit this machine");
+            x.loc = ssdBytes == x.bytes ? BlockLoc::Ssd : BlockLoc::Host;
+            x.ssdBytes = x.loc == BlockLoc::Host ? ssdBytes : 0;
+            hostUsed_ += x.bytes - ssdBytes;
+            ssdUsed_ += ssdBytes;
+            if (ssdBytes < x.bytes) { hostVictims.push_back(b); toHost += x.bytes - ssdBytes; }
+            if (ssdBytes > 0) { ssdVictims.push_back(b); toSsd += ssdBytes; }
+            noteTensor(x.tensor, t);
+            continue;
+        }
+        const Tier to = spillTier(x.bytes);
         x.loc = to == Tier::Host ? BlockLoc::Host : BlockLoc::Ssd;
         (to == Tier::Host ? hostUsed_ : ssdUsed_) += x.bytes;
         (to == Tier::Host ? hostVictims : ssdVictims).push_back(b);

@@ -259,6 +259,30 @@ private slots:
         QVERIFY(text.out.contains("1.00x"));
     }
 
+    // Two GPUs over a 1 GB/s NVLink with room for everything: the 2 MiB gradient is reduced
+    // into GPU 0 and broadcast back before `update`, (2-1) x 2 MiB each way = 4194304 bytes at
+    // 1 B/ns, so an NVLink column appears, in the text and in every JSON row.
+    void compareShowsNvlinkStall() {
+        const QStringList args{"compare", tiny_, "--hw", "discard-3080ti-pcie4", "--policies", "uvm,uvm+discard",
+                               "--set", "gpu_count=2", "--set", "nvlink.bandwidth=1GB/s"};
+        const auto r = runCli(args + QStringList{"--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto rows = QJsonDocument::fromJson(r.out).object()["rows"].toArray();
+        QCOMPARE(rows.size(), 2);
+        for (const auto& row : rows) {
+            const auto split = row.toObject()["stall_split_ns"].toObject();
+            QVERIFY(split.contains("nvlink_stall"));
+            QVERIFY(split["nvlink_stall"].toInteger() >= 4'194'304);
+        }
+        const auto text = runCli(args);
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("nvlink"));
+        // One GPU: no NVLink stall, no column.
+        const auto one = runCli({"compare", tiny_, "--hw", "discard-3080ti-pcie4", "--policies", "uvm"});
+        QCOMPARE(one.code, 0);
+        QVERIFY(!one.out.contains("nvlink"));
+    }
+
     // The simulator benchmark on a small profile: one row per policy with a time and a peak.
     void benchSimulatorRows() {
         const auto r = runCli({"bench", "--skip-import", "--sim-workload", tiny_, "--sim-repeat", "1", "--policies",
