@@ -154,9 +154,11 @@ Outcome simulateCycles(const Workload& w, const std::string& policy) {
 // Outside 10% today; docs/validation.md says why. Data tag -> reason.
 const std::map<std::string, const char*>& knownOff() {
     static const std::map<std::string, const char*> list = {
-        {"BERT-512 ssd 25.6 uvm", "per-tick SSD/host interleaving of G10's batcher is not modelled; more kernels "
-                                  "fault from host and SSD together, priced at PCIe minus SSD (6.4 GB/s)"},
-        {"BERT-512 ssd 6.4 g10", "planner sends more to SSD than G10's at low SSD bandwidth"},
+        {"BERT-512 ssd 25.6 uvm", "victim destinations follow G10's batcher ticks, but almost every host byte is "
+                                  "still faulted by a kernel that also faults from SSD, priced at PCIe minus SSD "
+                                  "(6.4 GB/s); cause of G10's lower share not found"},
+        {"BERT-512 ssd 6.4 g10", "1.63 s of late-prefetch stall against G10's 1.34 s total overhead; not a fault "
+                                 "queued behind prefetches (tried); plan or prefetch replay, not settled"},
     };
     return list;
 }
