@@ -19,6 +19,23 @@ Nanoseconds LinkQueue::enqueue(Nanoseconds issue, Bytes bytes) {
     return end;
 }
 
+std::pair<Nanoseconds, Nanoseconds> LinkQueue::jumpQueue(Nanoseconds issue, Nanoseconds notBefore, Bytes bytes) {
+    if (bytes <= 0) return {issue, 0};
+    const Nanoseconds start = std::max(issue, notBefore);
+    if (busyUntil_ <= start) return {enqueue(start, bytes), 0};
+    if (!present()) throw std::invalid_argument("a transfer needs a link the hardware does not have");
+    const Nanoseconds duration = spec_.latency + transferTime(spec_, bytes);
+    const Nanoseconds end = start + duration;
+    bytesMoved += bytes;
+    if (log) log->push_back({id, start, end, bytes});
+    // The link is busy `duration` longer than it was going to be.
+    const Nanoseconds oldEnd = busyUntil_;
+    busyUntil_ += duration;
+    if (!busy_.empty() && busy_.back().end == oldEnd) busy_.back().end = busyUntil_;
+    else busy_.push_back({oldEnd, busyUntil_});
+    return {end, duration};
+}
+
 Nanoseconds LinkQueue::busyWithin(Nanoseconds from, Nanoseconds to) {
     while (!busy_.empty() && busy_.front().end <= from) busy_.pop_front();
     Nanoseconds total = 0;

@@ -7,6 +7,7 @@
 #include "core/sim/sim_result.h"
 
 #include <deque>
+#include <utility>
 #include <vector>
 
 namespace spillway::sim {
@@ -25,6 +26,12 @@ public:
     // Queue `bytes` at time `issue`; returns when the last byte arrives.
     Nanoseconds enqueue(Nanoseconds issue, Bytes bytes);
     Nanoseconds busyUntil() const { return busyUntil_; }
+    // G10 serves a tick's faults before its prefetches. Queue `bytes` ahead of whatever is
+    // queued after `notBefore` (earlier priority copies): it starts at max(issue, notBefore)
+    // or when the link is free, and everything still queued then finishes `duration` later
+    // (the caller moves those copies' arrivals). Returns {end, duration pushed back (0 if the
+    // link was free)}.
+    std::pair<Nanoseconds, Nanoseconds> jumpQueue(Nanoseconds issue, Nanoseconds notBefore, Bytes bytes);
 
     // Time this link was busy inside [from, to). Intervals that end at or before `from` are
     // dropped, so callers must ask with non-decreasing `from`.

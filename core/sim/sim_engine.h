@@ -48,6 +48,9 @@ private:
     void dropBlock(std::int32_t b);  // release with no transfer; the block becomes Absent
     Nanoseconds moveOut(Nanoseconds t, Bytes bytes, Tier to);
     Nanoseconds moveIn(Nanoseconds t, Bytes bytes, Tier from);
+    // g10-calibrated: a kernel's fault copy goes ahead of the prefetch copies queued on its
+    // link (G10's tick order), which then land later (their blocks' readyAt moves).
+    Nanoseconds faultIn(Nanoseconds t, Bytes bytes, Tier from);
 
     // directives (sim_engine_directives.cpp)
     Nanoseconds issueDirectives(std::int64_t kernelPos, Nanoseconds t);
@@ -112,6 +115,14 @@ private:
     const G10VictimPlan* victimPlan_ = nullptr;
     std::int64_t victimCursor_ = 0;
     G10BatcherLimits g10Limits_;  // G10's per-tick page quotas for this machine
+    // g10-calibrated: prefetch copies still queued on the host->GPU and SSD->GPU links (end,
+    // tensor), in completion order, and when the last fault copy on each ends.
+    struct PendingPrefetch {
+        Nanoseconds end;
+        std::int32_t tensor;
+    };
+    std::deque<PendingPrefetch> pendingPrefetch_[2];
+    Nanoseconds faultCopyEnd_[2] = {0, 0};
     // G10 keeps a kernel's cuDNN workspace as an ordinary output tensor, so a look-ahead
     // prefetch for that kernel (DeepUM's "every tensor kernel i+8 requires") maps the workspace
     // too, off the critical path. Under g10-calibrated, the first prefetch that names a kernel

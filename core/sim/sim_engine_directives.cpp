@@ -84,6 +84,11 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
     }
     const Nanoseconds hostDone = moveIn(hostReady, fromHost, Tier::Host);
     const Nanoseconds ssdDone = moveIn(ssdReady, fromSsd, Tier::Ssd);
+    if (hw_.faultModel == FaultModel::G10Calibrated) {
+        // Later faults on these links go first and push these copies back (faultIn).
+        if (fromHost > 0) pendingPrefetch_[0].push_back({hostDone, tensor});
+        if (fromSsd > 0 && link(LinkId::SsdToGpu).present()) pendingPrefetch_[1].push_back({ssdDone, tensor});
+    }
     const Nanoseconds zeroDone = *roomAt + allocTime(zero, hw_);
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];

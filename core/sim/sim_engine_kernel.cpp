@@ -154,8 +154,14 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     } else {
         // G10: faults and evictions run side by side from t; the kernel ends at the later of
         // its modelled time (ideal + deltaT_PF) and the arrival of its last page.
-        const Nanoseconds hostDone = moveIn(std::max(t, hostSourceReady), demand.fromHost(), Tier::Host);
-        const Nanoseconds ssdDone = moveIn(std::max(t, ssdSourceReady), demand.fromSsd(), Tier::Ssd);
+        // G10 serves faults before prefetches: these copies jump the prefetches queued on
+        // their links, which then land later, possibly this kernel's own (re-read below).
+        const Nanoseconds hostDone = faultIn(std::max(t, hostSourceReady), demand.fromHost(), Tier::Host);
+        const Nanoseconds ssdDone = faultIn(std::max(t, ssdSourceReady), demand.fromSsd(), Tier::Ssd);
+        for (const auto* side : {&kt.inputs, &kt.outputs})
+            for (std::int32_t tensor : *side)
+                for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
+                    if (blocks_[b].loc == BlockLoc::Gpu) prefetchArrival = std::max(prefetchArrival, blocks_[b].readyAt);
         const Nanoseconds faultArrival = std::max({t + alloc, hostDone, ssdDone});
         const G10KernelBandwidth& bw = g10_[pos];
         const Nanoseconds deltaT = !demand.any() ? 0

@@ -45,6 +45,31 @@ Nanoseconds Engine::moveIn(Nanoseconds t, Bytes bytes, Tier from) {
     return scatterToReplicas(link(LinkId::HostToGpu).enqueue(link(LinkId::SsdToHost).enqueue(t, bytes), bytes), bytes);
 }
 
+Nanoseconds Engine::faultIn(Nanoseconds t, Bytes bytes, Tier from) {
+    // Staged SSD traffic (no direct link) and several GPUs keep the FIFO model.
+    const bool direct = from == Tier::Host || link(LinkId::SsdToGpu).present();
+    if (bytes <= 0 || hw_.faultModel != FaultModel::G10Calibrated || !direct || hw_.gpuCount > 1)
+        return moveIn(t, bytes, from);
+    const int i = from == Tier::Host ? 0 : 1;
+    LinkQueue& l = link(from == Tier::Host ? LinkId::HostToGpu : LinkId::SsdToGpu);
+    const auto [end, pushed] = l.jumpQueue(t, faultCopyEnd_[i], bytes);
+    faultCopyEnd_[i] = end;
+    auto& pending = pendingPrefetch_[i];
+    const Nanoseconds start = end - (pushed > 0 ? pushed : 0);
+    while (!pending.empty() && pending.front().end <= start) pending.pop_front();
+    if (pushed > 0) {
+        for (PendingPrefetch& p : pending) {
+            const Nanoseconds oldEnd = p.end;
+            p.end += pushed;
+            for (std::int32_t b = blocks_.firstBlock(p.tensor); b < blocks_.endBlock(p.tensor); ++b) {
+                Block& x = blocks_[b];
+                if (x.loc == BlockLoc::Gpu && x.readyAt >= oldEnd && x.readyAt < p.end) x.readyAt = p.end;
+            }
+        }
+    }
+    return end;
+}
+
 void Engine::leaveTier(Block& block) {
     if (block.loc == BlockLoc::Host) {
         hostUsed_ -= block.bytes - block.ssdBytes;
