@@ -115,6 +115,31 @@ private slots:
         for (const ResidencySample& s : g10.residency) QVERIFY(s.host <= hw.hostCapacity);
     }
 
+    void g10FaultsGoAheadOfQueuedPrefetches() {
+        // P and F (4 MiB each) start on host. At k0 the plan prefetches P (for k1), then k0
+        // faults F; both copies use host->GPU at 1 B/ns (4194304 ns each). G10 serves a
+        // tick's faults before its prefetches, so F lands at 4194304 and P, pushed back, at
+        // 8388608. k0 (1000 ns, uncalibrated: 4 fault batches x 1000 ns) ends when F is
+        // there; k1 (reads P) waits for P until 8388608.
+        TinyProfile p;
+        const TensorId pre = p.tensor("P", k4M, true);
+        const TensorId f = p.tensor("F", k4M, true);
+        p.kernel("k0", 1000, {f}, {});
+        p.kernel("k1", 1000, {pre}, {});
+        HardwareConfig hw = unitMachine(64 * kMiB);
+        hw.faultModel = FaultModel::G10Calibrated;
+        Plan plan;
+        plan.directives.push_back(Directive{0, DirectiveKind::Prefetch, pre, Tier::Gpu});
+        const SimulationResult g10 = simulate(p.profile, plan, hw);
+        QCOMPARE(g10.kernels[0].end, Nanoseconds(k4MCopy));
+        QCOMPARE(g10.kernels[1].end, Nanoseconds(2 * k4MCopy));
+        QCOMPARE(g10.kernels[1].latePrefetchStall, Nanoseconds(2 * k4MCopy - k4MCopy - 1000));
+        // The analytic model keeps the link FIFO: F queues behind P, k0 computes after it.
+        hw.faultModel = FaultModel::Analytic;
+        const SimulationResult fifo = simulate(p.profile, plan, hw);
+        QCOMPARE(fifo.kernels[0].end, Nanoseconds(2 * k4MCopy + 4 * 1000 + 1000));
+    }
+
     void g10LookaheadMapsTheWorkspace() {
         // GPU 8 MiB. A (4 MiB) and X (4 KiB) start on the GPU; k0 reads A, k1 (5 ms) nothing,
         // k2 reads X and needs a 4 MiB workspace: 4 KiB short, so one 2 MiB block of A must
