@@ -8,11 +8,13 @@
 #include "app/gui/workspace_dock.h"
 #include "app/gui/workspace_jobs.h"
 #include "app/gui/workspace_session.h"
+#include "views/format_units.h"
 #include "views/what_if_panel.h"
 #include "views/workspace_model.h"
 
 #include <QAction>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -213,6 +215,8 @@ void MainWindow::storeOpenedProfile() {
     currentProfileId_ = 0;
     const auto data = data_;
     const std::string name = storedProfileName(*data->profile, currentPath_);
+    QElapsedTimer timer;
+    timer.start();
     // The id comes back negative when the profile was already there.
     workspace_->writer()->post(
         [profile = data->profile, name](store::Workspace& ws) {
@@ -221,7 +225,7 @@ void MainWindow::storeOpenedProfile() {
             return existed ? -id : id;
         },
         workspace_,
-        [this, data](const WorkspaceJobResult& result) {
+        [this, data, timer](const WorkspaceJobResult& result) {
             if (!result.ok()) {
                 workspace_->reportError(result.error);
                 return;
@@ -233,8 +237,9 @@ void MainWindow::storeOpenedProfile() {
             workspaceDock_->setCurrentItem({Kind::Profile, id});
             saveWorkspaceViewState();
             const QString stored = workspace_->model()->nameOf({Kind::Profile, id});
-            statusBar()->showMessage(result.id < 0 ? tr("Already in the workspace as ‘%1’").arg(stored)
-                                                   : tr("Added ‘%1’ to the workspace").arg(stored),
+            const QString took = views::formatDuration(timer.nsecsElapsed());
+            statusBar()->showMessage(result.id < 0 ? tr("Already in the workspace as ‘%1’ (checked in %2)").arg(stored, took)
+                                                   : tr("Added ‘%1’ to the workspace in %2").arg(stored, took),
                                      8000);
             emit profileStored(id);
         });
@@ -256,13 +261,15 @@ void MainWindow::keepCurrentRun(const QString& name) {
     const auto run = run_;
     const std::string keptName = (name.trimmed().isEmpty() ? run->name : name.trimmed()).toStdString();
     const std::string profileName = storedProfileName(*data_->profile, currentPath_);
+    QElapsedTimer timer;
+    timer.start();
     workspace_->writer()->post(
         [run, keptName, profileName](store::Workspace& ws) {
             const store::RowId profileId = ensureProfileStored(ws, *run->profile->profile, profileName);
             return ws.addRun(profileId, keptName, run->hardware, run->plan, run->result);
         },
         workspace_,
-        [this, run](const WorkspaceJobResult& result) {
+        [this, run, timer](const WorkspaceJobResult& result) {
             if (!result.ok()) {
                 workspace_->reportError(result.error);
                 return;
@@ -274,7 +281,10 @@ void MainWindow::keepCurrentRun(const QString& name) {
                 workspaceDock_->setCurrentItem({Kind::Run, result.id});
                 saveWorkspaceViewState();
             }
-            statusBar()->showMessage(tr("Kept ‘%1’ in the workspace").arg(workspace_->model()->nameOf({Kind::Run, result.id})), 8000);
+            statusBar()->showMessage(tr("Kept ‘%1’ in the workspace (saved in %2)")
+                                         .arg(workspace_->model()->nameOf({Kind::Run, result.id}),
+                                              views::formatDuration(timer.nsecsElapsed())),
+                                     8000);
             emit runKept(result.id);
         });
 }
@@ -293,8 +303,10 @@ void MainWindow::showStoredItem(qint64 profileId, qint64 runId) {
     if (!workspace_->isOpen()) return;
     const quint64 ticket = ++storedLoadTicket_;
     statusBar()->showMessage(tr("Loading from the workspace…"));
+    QElapsedTimer timer;
+    timer.start();
     auto* watcher = new QFutureWatcher<StoredLoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket, timer] {
         watcher->deleteLater();
         if (ticket != storedLoadTicket_) return;
         const StoredLoadOutcome outcome = watcher->result();
@@ -309,12 +321,20 @@ void MainWindow::showStoredItem(qint64 profileId, qint64 runId) {
             // one still running from the previous setting, must not replace it.
             runner_->cancel();
             whatIf_->setSettings(whatIfSettingsOf(outcome.run->hardware, outcome.runPolicy.toStdString()));
-            showRun(outcome.run, 0);
+            // elapsed: reading the stored run (and its profile when another was open) and the views' data.
+            showRun(outcome.run, timer.nsecsElapsed());
             shownStoredRunId_ = outcome.runId;
+            const auto& r = outcome.run->result;
+            statusBar()->showMessage(tr("%1 (kept): iteration %2 (compute %3, stalls %4), read from the workspace in %5")
+                                         .arg(outcome.run->name, views::formatDuration(r.iterationTime),
+                                              views::formatDuration(r.totals.compute),
+                                              views::formatDuration(r.iterationTime - r.totals.compute),
+                                              views::formatDuration(timer.nsecsElapsed())));
             emit storedRunShown(outcome.runId);
         } else {
-            statusBar()->showMessage(tr("Opened ‘%1’ from the workspace")
-                                         .arg(workspace_->model()->nameOf({Kind::Profile, outcome.profileId})),
+            statusBar()->showMessage(tr("Opened ‘%1’ from the workspace in %2")
+                                         .arg(workspace_->model()->nameOf({Kind::Profile, outcome.profileId}),
+                                              views::formatDuration(timer.nsecsElapsed())),
                                      8000);
         }
     });

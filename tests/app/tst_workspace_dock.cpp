@@ -15,6 +15,7 @@
 #include <QAction>
 #include <QFile>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -74,6 +75,24 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_workspace_dock");
+    }
+
+    void firstStartCreatesTheDefaultWorkspace() {
+        const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+        const QString expected = QString::fromStdString(store::defaultWorkspacePath(fsPath(dataDir)).string());
+        QSettings().remove("workspace/last");
+        QFile::remove(expected);
+        {
+            MainWindow window;
+            window.setErrorDialogsEnabled(false);
+            QCOMPARE(window.workspaceSession()->path(), expected);
+            QVERIFY(window.workspaceSession()->isOpen());
+            QVERIFY(QFile::exists(expected));
+        }
+        // The next start reopens it (the last one used), even without it being asked for.
+        MainWindow again;
+        QCOMPARE(again.workspaceSession()->path(), expected);
+        QVERIFY(QFile::remove(expected));
     }
 
     void modelRowsAndColumnsMatchTheStore() {
@@ -379,6 +398,12 @@ private slots:
         QVERIFY(window.newWorkspace(fresh));
         QCOMPARE(window.workspaceSession()->path(), fresh);
         QCOMPARE(window.workspaceSession()->model()->rowCount(), 0);
+        {
+            // The workspace switched to is the one the next start opens.
+            MainWindow next;
+            QCOMPARE(next.workspaceSession()->path(), fresh);
+        }
+        QSettings().remove("workspace/last");
     }
 };
 
