@@ -225,7 +225,8 @@ void MainWindow::storeOpenedProfile() {
             return existed ? -id : id;
         },
         workspace_,
-        [this, data, timer](const WorkspaceJobResult& result) {
+        [this, data, timer, path = workspace_->path()](const WorkspaceJobResult& result) {
+            if (workspace_->path() != path) return;  // another workspace was opened meanwhile
             if (!result.ok()) {
                 workspace_->reportError(result.error);
                 return;
@@ -269,7 +270,8 @@ void MainWindow::keepCurrentRun(const QString& name) {
             return ws.addRun(profileId, keptName, run->hardware, run->plan, run->result);
         },
         workspace_,
-        [this, run, timer](const WorkspaceJobResult& result) {
+        [this, run, timer, path = workspace_->path()](const WorkspaceJobResult& result) {
+            if (workspace_->path() != path) return;  // another workspace was opened meanwhile
             if (!result.ok()) {
                 workspace_->reportError(result.error);
                 return;
@@ -355,8 +357,10 @@ void MainWindow::duplicateRunWithChanges(qint64 runId) {
     const auto openData = source->profileId == currentProfileId_ ? data_ : nullptr;
     statusBar()->showMessage(tr("Simulating ‘%1’ with the changes…").arg(sourceName));
     auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, runId, sourceName, settings] {
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, runId, sourceName, settings, path = workspace_->path()] {
         watcher->deleteLater();
+        if (workspace_->path() != path) return;  // the run belongs to a workspace no longer open
         const Outcome outcome = watcher->result();
         if (!outcome.error.isEmpty()) {
             workspace_->reportError(tr("duplicating ‘%1’: %2").arg(sourceName, outcome.error));
