@@ -33,6 +33,7 @@ WorkspaceDock::WorkspaceDock(WorkspaceSession* session, QWidget* parent)
     tree_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tree_->header()->setStretchLastSection(false);  // numbers stay next to their header
     layout->addWidget(pathLabel_);
     layout->addWidget(tree_);
     setWidget(body);
