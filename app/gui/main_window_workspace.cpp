@@ -157,6 +157,7 @@ bool MainWindow::openWorkspace(const QString& path) {
     currentProfileId_ = 0;
     shownStoredRunId_ = 0;
     ++storedLoadTicket_;
+    viewStateRestored_ = true;  // selections from now on belong to this workspace
     statusBar()->showMessage(tr("Workspace %1").arg(path), 8000);
     emit workspaceOpened(path);
     return true;
@@ -172,6 +173,7 @@ bool MainWindow::newWorkspace(const QString& path) {
     currentProfileId_ = 0;
     shownStoredRunId_ = 0;
     ++storedLoadTicket_;
+    viewStateRestored_ = true;  // selections from now on belong to this workspace
     // The open profile is what the user works on: it belongs in the new workspace too.
     storeOpenedProfile();
     emit workspaceOpened(path);

@@ -265,9 +265,18 @@ private slots:
             QSignalSpy keptSpy(&window, &MainWindow::runKept);
             window.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
             QVERIFY(shown.wait(30000));
+            bool keepShortcut = false;  // Run > Keep Run… asks for the name, then does this
+            for (QAction* a : window.findChildren<QAction*>())
+                keepShortcut |= a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_K) && a->isEnabled();
+            QVERIFY(keepShortcut);
             window.keepCurrentRun("mine");
             QVERIFY(keptSpy.wait(30000));
             kept = keptSpy.first().first().toLongLong();
+            // Keeping what is already kept stores nothing more.
+            window.keepCurrentRun("again");
+            QTest::qWait(50);
+            window.workspaceSession()->writer()->waitForIdle();
+            QCOMPARE(window.workspaceSession()->workspace()->listRuns().size(), size_t(1));
             keptResult = window.currentRun()->result;
             keptGpu = window.currentRun()->hardware.gpuCapacity;
             QCOMPARE(window.shownStoredRunId(), kept);
