@@ -59,7 +59,7 @@ QString profileDisplayName(const views::ProfileViewData& data, const QString& pa
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(const QString& workspacePath, QWidget* parent) : QMainWindow(parent) {
     setObjectName("MainWindow");
     setAcceptDrops(true);
     kernelModel_ = new views::KernelTableModel(this);
@@ -68,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createMenus();
     createCentralArea();
     createWhatIfDock();
+    createWorkspaceDock(workspacePath);
     createStatusBar();
     updateTitleAndActions();
     restoreWindowState();
@@ -118,6 +119,7 @@ void MainWindow::createMenus() {
     file->addAction(closeAction_);
     file->addSeparator();
     file->addAction(quitAction_);
+    addWorkspaceMenus(file);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Supported Formats"), this, &MainWindow::showSupportedFormats);

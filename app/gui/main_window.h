@@ -17,6 +17,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QTabWidget;
+class QUndoStack;
 
 namespace spillway::views {
 class FilteredTableView;
@@ -34,11 +35,16 @@ namespace spillway::app {
 
 class SimulationRunner;
 class SweepPage;
+class WorkspaceDock;
+class WorkspaceSession;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    // On the workspace file at `workspacePath` (created if missing) instead of the last one
+    // used or the default one in the user's data directory; tests pass a temporary path.
+    explicit MainWindow(const QString& workspacePath, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Opens a file or folder; asks for what the format needs (a G10 graph's batch size) first.
@@ -67,7 +73,33 @@ public:
     // The run the run tabs show; null before the first simulation of the open profile.
     const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
 
+    // ---- workspace (main_window_workspace.cpp)
+    WorkspaceSession* workspaceSession() const { return workspace_; }
+    WorkspaceDock* workspaceDock() const { return workspaceDock_; }
+    QUndoStack* undoStack() const;
+    // Switch workspace; a refused file emits workspaceFailed and the open workspace stays.
+    bool openWorkspace(const QString& path);
+    bool newWorkspace(const QString& path);
+    // Stores the shown run (on the writer thread) under `name`, "policy on preset" when empty;
+    // emits runKept.
+    void keepCurrentRun(const QString& name = {});
+    // Shows a stored run (its stored result, not simulated again) or profile, read on a worker.
+    void showStoredRun(qint64 runId);
+    void showStoredProfile(qint64 profileId);
+    // Copies the run with the What-if dock's settings, simulates and stores it (undoable).
+    void duplicateRunWithChanges(qint64 runId);
+    qint64 shownStoredRunId() const { return shownStoredRunId_; }  // 0: the run shown is not stored
+    qint64 currentProfileId() const { return currentProfileId_; }  // 0: not (yet) in the workspace
+
 signals:
+    void workspaceOpened(const QString& path);
+    void workspaceFailed(const QString& path, const QString& message);
+    void profileStored(qint64 profileId);
+    void runKept(qint64 runId);
+    void storedRunShown(qint64 runId);
+    void runDuplicated(qint64 runId);
+    void workspaceError(const QString& message);
+
     void profileLoaded(const QString& path);
     // A simulation finished and every run view shows it.
     void runShown(qint64 elapsedNs);
@@ -138,6 +170,24 @@ private:
     QAction* closeAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+
+    // ---- workspace (main_window_workspace.cpp)
+    void createWorkspaceDock(const QString& workspacePath);
+    void addWorkspaceMenus(QMenu* file);
+    void chooseWorkspace();
+    void chooseNewWorkspace();
+    void reportWorkspaceFailure(const QString& path, const QString& message);
+    void storeOpenedProfile();
+    void showStoredItem(qint64 profileId, qint64 runId);
+    void saveWorkspaceViewState();
+    void restoreWorkspaceViewState();
+    WorkspaceSession* workspace_ = nullptr;
+    WorkspaceDock* workspaceDock_ = nullptr;
+    QAction* keepRunAction_ = nullptr;
+    qint64 currentProfileId_ = 0;
+    qint64 shownStoredRunId_ = 0;
+    quint64 storedLoadTicket_ = 0;  // a stored item that loads after a newer request is dropped
+    bool viewStateRestored_ = false;  // selections are saved only once the last ones were read
 };
 
 }  // namespace spillway::app

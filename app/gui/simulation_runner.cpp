@@ -47,6 +47,11 @@ SimulationRunner::~SimulationRunner() {
     if (cancelCurrent_) cancelCurrent_->store(true);
 }
 
+void SimulationRunner::cancel() {
+    if (cancelCurrent_) cancelCurrent_->store(true);
+    ++generation_;  // whatever is still running is now stale
+}
+
 void SimulationRunner::request(std::shared_ptr<const views::ProfileViewData> profile,
                                const views::WhatIfSettings& settings) {
     if (cancelCurrent_) cancelCurrent_->store(true);

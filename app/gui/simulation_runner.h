@@ -35,6 +35,8 @@ public:
     void request(std::shared_ptr<const views::ProfileViewData> profile, const views::WhatIfSettings& settings);
     bool isRunning() const { return running_ > 0; }
     quint64 latestGeneration() const { return generation_; }
+    // Drops the request in flight (its result is never delivered): the app shows a stored run.
+    void cancel();
 
 signals:
     void runReady(std::shared_ptr<const spillway::views::RunViewData> run, qint64 elapsedNs);

@@ -1,0 +1,79 @@
+#include "app/gui/workspace_jobs.h"
+
+#include "core/io/profile_hash.h"
+#include "views/format_units.h"
+
+#include <QFile>
+
+namespace spillway::app {
+
+StoredLoadOutcome loadStoredForViews(const QString& workspacePath, store::RowId profileId, store::RowId runId,
+                                     store::RowId openProfileId,
+                                     std::shared_ptr<const views::ProfileViewData> openProfile) {
+    StoredLoadOutcome outcome;
+    outcome.profileId = profileId;
+    outcome.runId = runId;
+    try {
+        auto ws = store::Workspace::open(QFile::encodeName(workspacePath).toStdString());
+        std::optional<store::StoredRun> run;
+        if (runId != 0) {
+            run = ws.loadRun(runId);
+            outcome.profileId = run->summary.profileId;
+        }
+        const store::ProfileSummary summary = ws.profileSummary(outcome.profileId);
+        outcome.sourcePath = QString::fromStdString(summary.sourcePath);
+        if (openProfile && openProfileId == outcome.profileId) {
+            outcome.profile = std::move(openProfile);
+        } else {
+            auto profile = std::make_shared<const Profile>(ws.loadProfile(outcome.profileId));
+            outcome.profile = views::makeProfileViewData(std::move(profile));
+        }
+        if (run) {
+            outcome.runPolicy = QString::fromStdString(run->plan.policy);
+            outcome.run = views::makeRunViewData(QString::fromStdString(run->summary.name), outcome.profile,
+                                                 std::move(run->plan), std::move(run->hardware),
+                                                 std::move(run->result));
+        }
+    } catch (const std::exception& e) {
+        outcome.error = QString::fromUtf8(e.what());
+        outcome.profile.reset();
+        outcome.run.reset();
+    }
+    return outcome;
+}
+
+store::RowId ensureProfileStored(store::Workspace& workspace, const Profile& profile, const std::string& name,
+                                 bool* existed) {
+    const std::vector<store::RowId> same = workspace.findProfilesByHash(profileHash(profile));
+    if (existed) *existed = !same.empty();
+    if (!same.empty()) return same.front();
+    return workspace.addProfile(profile, name);
+}
+
+views::WhatIfSettings whatIfSettingsOf(const HardwareConfig& hw, const std::string& policy) {
+    views::WhatIfSettings s;
+    s.preset = QString::fromStdString(hw.id);
+    s.policy = QString::fromStdString(policy);
+    s.gpuBytes = hw.gpuCapacity;
+    s.hostBytes = hw.hostCapacity;
+    s.ssdBytesPerSecond = hw.ssdToGpu.bytesPerSecond;
+    s.pcieBytesPerSecond = hw.hostToGpu.bytesPerSecond;
+    s.faultLatencyNs = hw.faultLatency;
+    return s;
+}
+
+QStringList describeChanges(const views::WhatIfSettings& before, const views::WhatIfSettings& after) {
+    QStringList changes;
+    auto rate = [](qint64 bytesPerSecond) { return QStringLiteral("%1 GB/s").arg(double(bytesPerSecond) / 1e9, 0, 'g', 4); };
+    if (after.preset != before.preset) changes << QStringLiteral("on %1").arg(after.preset);
+    if (after.policy != before.policy) changes << QStringLiteral("policy %1").arg(after.policy);
+    if (after.gpuBytes != before.gpuBytes) changes << QStringLiteral("GPU %1").arg(views::formatBytes(after.gpuBytes));
+    if (after.hostBytes != before.hostBytes) changes << QStringLiteral("host %1").arg(views::formatBytes(after.hostBytes));
+    if (after.ssdBytesPerSecond != before.ssdBytesPerSecond) changes << QStringLiteral("SSD %1").arg(rate(after.ssdBytesPerSecond));
+    if (after.pcieBytesPerSecond != before.pcieBytesPerSecond) changes << QStringLiteral("PCIe %1").arg(rate(after.pcieBytesPerSecond));
+    if (after.faultLatencyNs != before.faultLatencyNs)
+        changes << QStringLiteral("fault %1").arg(views::formatDuration(after.faultLatencyNs));
+    return changes;
+}
+
+}  // namespace spillway::app
