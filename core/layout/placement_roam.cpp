@@ -14,8 +14,8 @@
 // span did not use at every tick.
 // Each leaf: the best of the greedy orders (placeBest: whole-run buffers stacked at the bottom,
 // eight greedy orders, a local search), then, for a leaf small enough, exact search (the paper
-// solves leaves by ILP), the smaller arena kept. If the concatenation is still above LOAD, the
-// best of placeBest on the whole problem and the concatenation is returned (the note says which).
+// solves leaves by ILP), the smaller arena kept. If the result is still above LOAD, the whole
+// problem is laid out as one leaf too and the smaller is returned (the note says which).
 // docs/layout-heuristics.md and docs/layout-order.md record the decisions.
 #include "core/layout/greedy_placer.h"
 #include "core/layout/placement.h"
@@ -157,18 +157,19 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
                                    leaves, spans.size(), exactLeaves, concatenated, arenaBytes(problem, Layout{offsets}));
     PlacementResult result = makePlacementResult("roam", problem, Layout{std::move(offsets)}, started, note);
 
-    // Fallback: a concatenation still above LOAD is compared with the best greedy layout of the
-    // whole problem (the boundaries of the blocks can leave gaps a flat layout does not).
+    // Fallback: a result still above LOAD is compared with the whole problem laid out as one leaf
+    // (the blocks' edges can leave gaps that a flat layout does not).
     if (result.arena > result.lowerBound && !spans.empty()) {
         PlacementOptions o;
         o.timeLimitSeconds = std::clamp(options.timeLimitSeconds / 4, 0.05, 2.0);
         o.threads = options.threads;
-        const PlacementResult flat = placeBest(problem, o);
+        // The same leaf solver on the whole problem: best, and exact when small enough.
+        const PlacementResult flat = solveLeaf(problem, o.timeLimitSeconds, options.threads);
         if (flat.arena < result.arena) {
             result = makePlacementResult("roam", problem, flat.layout, started,
-                                         note + fmt::format("; the whole problem's best greedy layout was smaller "
-                                                            "({} < {} bytes) and is returned",
-                                                            flat.arena, result.arena));
+                                         note + fmt::format("; the whole problem laid out as one leaf ({}) was "
+                                                            "smaller ({} < {} bytes) and is returned",
+                                                            flat.method, flat.arena, result.arena));
         }
     }
     return result;

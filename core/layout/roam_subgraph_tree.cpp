@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <queue>
 #include <stdexcept>
 
 namespace spillway {
@@ -39,7 +40,8 @@ private:
 }  // namespace
 
 RoamSubgraphTree nestRoamSpans(const AllocationProblem& problem, std::int64_t turn, std::vector<std::int64_t> forwardCuts,
-                               std::vector<std::int64_t> backwardCuts, std::int64_t leafTicks) {
+                               std::vector<std::int64_t> backwardCuts, std::int64_t leafTicks,
+                               std::int64_t minRegionTicks) {
     RoamSubgraphTree tree;
     tree.turn = turn;
     if (problem.buffers.empty() || turn < 0) return tree;
@@ -76,13 +78,21 @@ RoamSubgraphTree nestRoamSpans(const AllocationProblem& problem, std::int64_t tu
         return -1;
     };
     // The earliest last use of buffers created before F and used after it: the span may not end
-    // past it (they would be freed inside). One sweep per forward cut is cheap next to the rest.
-    auto capOf = [&](std::int64_t f) {
-        std::int64_t cap = std::numeric_limits<std::int64_t>::max();
-        for (const Buffer& b : problem.buffers)
-            if (b.lower < f && b.upper - 1 > f) cap = std::min(cap, b.upper - 1);
-        return cap;
-    };
+    // past it (they would be freed inside). One ascending sweep gives it for every tick.
+    std::vector<std::int64_t> capAt(size_t(ticks) + 1, std::numeric_limits<std::int64_t>::max());
+    {
+        std::vector<std::pair<std::int64_t, std::int64_t>> byLower;  // (lower, last use)
+        for (const Buffer& b : problem.buffers) byLower.emplace_back(b.lower, b.upper - 1);
+        std::sort(byLower.begin(), byLower.end());
+        std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> lastUses;
+        size_t next = 0;
+        for (std::int64_t f = 0; f <= ticks; ++f) {
+            for (; next < byLower.size() && byLower[next].first < f; ++next) lastUses.push(byLower[next].second);
+            while (!lastUses.empty() && lastUses.top() <= f) lastUses.pop();
+            if (!lastUses.empty()) capAt[size_t(f)] = lastUses.top();
+        }
+    }
+    auto capOf = [&](std::int64_t f) { return capAt[size_t(f)]; };
 
     struct Found {
         std::int64_t f, l;
@@ -120,6 +130,18 @@ RoamSubgraphTree nestRoamSpans(const AllocationProblem& problem, std::int64_t tu
         tree.spans.push_back({ig.f, ig.l + 1, true});
         prevF = ig.f, prevL = ig.l;
     }
+    // Spans whose own region (ticks outside the next inner kept span) is below minRegionTicks
+    // are merged into the next outer one: nested still, with fewer, larger leaves.
+    if (minRegionTicks > 1 && !tree.spans.empty()) {
+        std::vector<RoamSpan> kept;
+        for (size_t i = 0; i < tree.spans.size(); ++i) {
+            const RoamSpan& s = tree.spans[i];
+            const std::int64_t inner = kept.empty() ? 0 : kept.back().end - kept.back().begin;
+            const bool last = i + 1 == tree.spans.size();
+            if ((s.end - s.begin) - inner >= minRegionTicks || last) kept.push_back(s);
+        }
+        tree.spans = std::move(kept);
+    }
     // The root is the whole order: a span covering it adds nothing.
     while (!tree.spans.empty() && tree.spans.back().begin == 0 && tree.spans.back().end >= ticks) tree.spans.pop_back();
     return tree;
@@ -148,7 +170,19 @@ RoamSubgraphTree roamSubgraphTree(const Profile& profile, const std::vector<std:
         const std::int64_t tick = tickOf[size_t(parts.mainOrder[size_t(p)])];
         (tick < turn ? forward : backward).push_back(tick);
     }
-    return nestRoamSpans(problem, turn, std::move(forward), std::move(backward), leafTicks);
+    RoamSubgraphTree tree = nestRoamSpans(problem, turn, forward, backward, leafTicks);
+    if (!tree.spans.empty() || turn < 0) return tree;
+    // No pair closed at the memory-insensitive kernels (none in the forward pass when its data
+    // flow is not recorded, as in the torch captures, or when micro-batches run side by side, as
+    // in GPT-2 XL): every tick is a candidate and closedness alone decides; leaves of fewer than
+    // n/32 ticks (at least 16) are merged outward so the layout has a few dozen leaves at most.
+    forward.clear(), backward.clear();
+    for (std::int64_t t = 0; t < n; ++t) (t < turn ? forward : backward).push_back(t);
+    RoamSubgraphTree everyTick = nestRoamSpans(problem, turn, std::move(forward), std::move(backward), leafTicks,
+                                               std::max<std::int64_t>(16, n / 32));
+    everyTick.forwardCuts = tree.forwardCuts, everyTick.backwardCuts = tree.backwardCuts;
+    everyTick.everyTickCandidates = true;
+    return everyTick;
 }
 
 }  // namespace spillway

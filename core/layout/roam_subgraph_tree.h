@@ -33,6 +33,7 @@ struct RoamSubgraphTree {
     std::int64_t turn = -1;        // tick of the first loss/backward kernel; -1: no backward pass, no spans
     std::int64_t forwardCuts = 0;  // memory-insensitive kernels before the turn
     std::int64_t backwardCuts = 0; // and at or after it
+    bool everyTickCandidates = false;  // no pair closed at those kernels: every tick was tried (below)
 };
 
 // Algorithm 1 on an allocation problem: spans [F, L + 1) with F one of `forwardCuts` (ticks <
@@ -40,12 +41,15 @@ struct RoamSubgraphTree {
 // (its ticks outside the next inner span) holds more than `leafTicks` ticks is split into
 // dependent spans at the cuts it skipped, each paired with the first backward cut past the
 // tensors created inside it (0 = never split).
+// Spans whose own region is shorter than `minRegionTicks` are merged into the next outer span.
 RoamSubgraphTree nestRoamSpans(const AllocationProblem& problem, std::int64_t turn, std::vector<std::int64_t> forwardCuts,
-                               std::vector<std::int64_t> backwardCuts, std::int64_t leafTicks = 0);
+                               std::vector<std::int64_t> backwardCuts, std::int64_t leafTicks = 0,
+                               std::int64_t minRegionTicks = 0);
 
 // On a profile run in `order` (kernel positions; empty = program order), whose allocation
 // problem is `problem` (allocationProblemFromProfile of that order): cuts at the main graph's
 // memory-insensitive kernels (roam_graph.h), the turn at the first loss or backward kernel.
+// When no pair closes there, every tick is a candidate (leaves of at least max(16, n/32) ticks).
 RoamSubgraphTree roamSubgraphTree(const Profile& profile, const std::vector<std::int64_t>& order,
                                   const AllocationProblem& problem, std::int64_t leafTicks = 0);
 
