@@ -5,6 +5,7 @@
 #include "core/layout/operator_order.h"
 #include "core/layout/placement.h"
 #include "core/layout/profile_allocation.h"
+#include "core/layout/roam_subgraph_tree.h"
 #include "core/trace/format_units.h"
 #include "core/trace/transformer_training_graph.h"
 
@@ -73,7 +74,10 @@ nlohmann::ordered_json runLayoutBench(const LayoutBenchOptions& options) {
                 const AllocationProblem problem = allocationProblemFromProfile(profile, order.order);
                 PlacementOptions placementOptions;
                 placementOptions.timeLimitSeconds = options.timeLimit;
-                placementOptions.segmentStarts = order.segmentStarts;
+                // ROAM's subgraph tree of this order (any method's): what the roam placement lays out.
+                const RoamSubgraphTree tree = roamSubgraphTree(profile, order.order, problem);
+                for (const RoamSpan& s : tree.spans) placementOptions.roamSpans.emplace_back(s.begin, s.end);
+                o["roam_spans"] = tree.spans.size();
                 auto placements = nlohmann::ordered_json::array();
                 for (const std::string& m : placementMethodNames()) placements.push_back(placementRow(m, problem, placementOptions));
                 o["placements"] = placements;
@@ -123,8 +127,10 @@ void printLayoutBench(const nlohmann::ordered_json& results) {
         const double programPeak = double(p["orders"][0]["theoretical_peak_bytes"].get<Bytes>());
         for (const auto& o : p["orders"]) {
             const Bytes peak = o["theoretical_peak_bytes"].get<Bytes>();
-            fmt::print("    order {:<8} theoretical {:>12} (x{:.4f} program) in {:.3f} s\n", o["order"].get<std::string>(),
-                       readableBytes(peak), ratio(double(peak), programPeak), o["seconds"].get<double>());
+            fmt::print("    order {:<8} theoretical {:>12} (x{:.4f} program) in {:.3f} s; {} segments, {} roam spans\n",
+                       o["order"].get<std::string>(), readableBytes(peak), ratio(double(peak), programPeak),
+                       o["seconds"].get<double>(), o["segments"].get<std::int64_t>(),
+                       o.value("roam_spans", std::int64_t(0)));
             double greedy = 0;
             for (const auto& r : o["placements"])
                 if (r["placement"] == "greedy-by-size" && r.contains("arena_bytes")) greedy = double(r["arena_bytes"].get<Bytes>());

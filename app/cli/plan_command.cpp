@@ -12,6 +12,7 @@
 #include "core/layout/operator_order.h"
 #include "core/layout/placement.h"
 #include "core/layout/profile_allocation.h"
+#include "core/layout/roam_subgraph_tree.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -53,7 +54,9 @@ PlanRow placeOrdered(const Profile& profile, const OrderResult& order, const std
         row.buffers = problem.buffers.size();
         PlacementOptions options;
         options.timeLimitSeconds = timeLimit;
-        options.segmentStarts = order.segmentStarts;
+        if (placement == "roam")  // ROAM's subgraph tree of this order, whichever method made it
+            for (const RoamSpan& s : roamSubgraphTree(profile, order.order, problem).spans)
+                options.roamSpans.emplace_back(s.begin, s.end);
         const PlacementResult placed = place(placement, problem, options);
         const auto violations = verifyLayout(problem, placed.layout);
         if (!violations.empty())

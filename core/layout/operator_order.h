@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace spillway {
@@ -59,6 +60,9 @@ struct OrderResult {
     bool provenOptimal = false;
     double seconds = 0;
     std::vector<OrderSegmentStats> segments;
+    // roam: ROAM's subgraph tree of the order as nested tick spans [begin, end), innermost first
+    // (roam_subgraph_tree.h); each pairs a forward segment with its backward segment.
+    std::vector<std::pair<std::int64_t, std::int64_t>> subgraphSpans;
     std::string notes;
 };
 

@@ -14,6 +14,9 @@
 #include "core/layout/operator_order.h"
 #include "core/layout/order_memory_model.h"
 #include "core/layout/order_window_solver.h"
+#include "core/layout/profile_allocation.h"
+#include "core/layout/roam_graph.h"
+#include "core/layout/roam_subgraph_tree.h"
 
 #include <fmt/format.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -32,47 +35,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// Weight-update kernels: optimizer-phase kernels whose successors are all weight-update kernels
-// too (a reverse topological sweep, so successors are decided first).
-std::vector<char> weightUpdateKernels(const Profile& profile, const DependencyGraph& graph,
-                                      const std::vector<std::int64_t>& topo) {
-    std::vector<char> isW(graph.size(), 0);
-    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
-        const auto k = size_t(*it);
-        if (profile.kernels[k].phase != KernelPhase::Optimizer) continue;
-        bool onlyW = true;
-        for (auto s : graph.successors(k)) onlyW = onlyW && isW[s];
-        isW[k] = onlyW;
-    }
-    return isW;
-}
-
-// Positions (in `order`, a topological order of the subgraph it lists) of the memory-insensitive
-// kernels: every kernel before is an ancestor, every kernel after a descendant. In a topological
-// order that holds at p exactly when every earlier kernel has a successor at or before p and
-// every later kernel a predecessor at or after p, so two prefix/suffix sweeps find them all.
-std::vector<std::int64_t> memoryInsensitivePositions(const DependencyGraph& graph, const std::vector<std::int64_t>& order,
-                                                     const std::vector<std::int64_t>& posOf) {
-    const std::int64_t m = std::int64_t(order.size());
-    const std::int64_t inf = std::numeric_limits<std::int64_t>::max();
-    std::vector<std::int64_t> minSucc(m, inf), maxPred(m, -1);
-    for (std::int64_t p = 0; p < m; ++p) {
-        for (auto s : graph.successors(size_t(order[p])))
-            if (posOf[s] >= 0) minSucc[p] = std::min(minSucc[p], posOf[s]);
-        for (auto q : graph.predecessors(size_t(order[p])))
-            if (posOf[q] >= 0) maxPred[p] = std::max(maxPred[p], posOf[q]);
-    }
-    std::vector<std::int64_t> suffixMinPred(m + 1, inf);
-    for (std::int64_t p = m - 1; p >= 0; --p) suffixMinPred[p] = std::min(suffixMinPred[p + 1], maxPred[p]);
-    std::vector<std::int64_t> fixed;
-    std::int64_t prefixMaxSucc = -1;
-    for (std::int64_t p = 0; p < m; ++p) {
-        if (prefixMaxSucc <= p && suffixMinPred[p + 1] >= p) fixed.push_back(p);
-        prefixMaxSucc = std::max(prefixMaxSucc, minSucc[p]);
-    }
-    return fixed;
-}
 
 struct Leaf {
     std::int64_t begin = 0, end = 0;  // slice of the order
@@ -162,24 +124,17 @@ OrderResult roamOrder(const Profile& profile, const OrderOptions& options) {
     const OrderMemoryModel model(profile);
     const std::int64_t n = std::int64_t(graph.size());
 
-    // 1-2. Set aside what floats: weight-update branches (and the gradient kernels that feed
-    // only them, and kernels nothing reads: "tails"), and kernels with no predecessor
-    // ("sources"). Either kind would otherwise stop every kernel on one side of it from being
-    // memory-insensitive. Independent segments are cut on the rest ("main").
-    const std::vector<char> isW = weightUpdateKernels(profile, graph, topo);
+    // 1-2. Set aside what floats (weight-update branches, kernels feeding only them or nothing:
+    // "tails"; kernels with no predecessor: "sources") and cut the rest ("main") at its
+    // memory-insensitive kernels (roam_graph.h).
+    RoamGraphParts parts = splitForRoam(profile, graph, topo);
+    const std::vector<char>& isW = parts.weightUpdate;
     enum : char { Main, Tail, Source };
-    std::vector<char> kind(n, Main);
-    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
-        const auto k = size_t(*it);
-        bool allW = true, allTail = true;
-        for (auto s : graph.successors(k)) allW = allW && isW[s], allTail = allTail && kind[s] == Tail;
-        if (isW[k] || allW) kind[k] = Tail;
-        else if (graph.predecessors(k).empty()) kind[k] = allTail ? Tail : Source;
-    }
-    std::vector<std::int64_t> mainOrder, posMain(n, -1);
-    for (auto k : topo)
-        if (kind[k] == Main) posMain[k] = std::int64_t(mainOrder.size()), mainOrder.push_back(k);
-    std::vector<std::int64_t> cuts = memoryInsensitivePositions(graph, mainOrder, posMain);
+    std::vector<char> kind(n);
+    for (std::int64_t k = 0; k < n; ++k) kind[k] = char(parts.kind[k]);
+    const std::vector<std::int64_t>& mainOrder = parts.mainOrder;
+    const std::vector<std::int64_t>& posMain = parts.posMain;
+    std::vector<std::int64_t> cuts = parts.insensitive;
     if (cuts.empty() || cuts.front() != 0) cuts.insert(cuts.begin(), 0);
     if (mainOrder.empty()) cuts.clear();
     std::vector<std::int64_t> segOfMain(mainOrder.size(), 0);
@@ -368,6 +323,16 @@ OrderResult roamOrder(const Profile& profile, const OrderOptions& options) {
         return s.provenOptimal || s.kernels < 2;
     });
     result.theoreticalPeak = theoreticalPeakOf(profile, result.order);
+    // ROAM's subgraph tree of the final order (Algorithm 1): forward segments paired with the
+    // backward segments that free their activations. The leaves above were the segments one by
+    // one: by equation 1 a pair's two segments are independent for the peak, so pairing them
+    // changes nothing here; the roam layout lays out the pairs (placement_roam.cpp).
+    {
+        const auto tree = roamSubgraphTree(profile, result.order, allocationProblemFromProfile(profile, result.order));
+        result.subgraphSpans.clear();
+        for (const auto& s : tree.spans) result.subgraphSpans.emplace_back(s.begin, s.end);
+        result.notes += fmt::format("; subgraph tree: {} nested forward/backward pairs", tree.spans.size());
+    }
     result.seconds = secondsSince(start);
     return result;
 }

@@ -16,8 +16,12 @@ struct PlacementOptions {
     double timeLimitSeconds = 10.0;
     // Worker threads for methods that search in parallel; 0 = all cores.
     unsigned threads = 0;
-    // roam only: the tick at which each of the order's independent segments starts, ascending
-    // (from the ROAM order, core/layout/order_roam.h). Empty = one segment.
+    // roam only: ROAM's subgraph tree as nested tick spans [begin, end), innermost first, each
+    // inside the next (roamSubgraphTree in roam_subgraph_tree.h derives them from the graph for
+    // any order). When empty, they are derived from the problem: the turn is the first tick at
+    // LOAD, the cuts are segmentStarts (ascending; a segment start s cuts forward at s and
+    // backward at s - 1). Neither given: the whole problem is one leaf.
+    std::vector<std::pair<std::int64_t, std::int64_t>> roamSpans;
     std::vector<std::int64_t> segmentStarts;
 };
 
@@ -44,7 +48,9 @@ PlacementResult placeBest(const AllocationProblem& problem, const PlacementOptio
 // caching-allocator: PyTorch's CUDA caching allocator replayed online in tick order (512-byte
 // rounding, small and large pools, 2 MiB and larger segments, best-fit with splitting, no moving).
 PlacementResult placeCachingAllocator(const AllocationProblem& problem, const PlacementOptions& options);
-// roam: per-segment layouts concatenated, long-lived buffers at the bottom, conflicts repaired.
+// roam: ROAM's layout: leaves of the subgraph tree laid out one by one from the innermost, each
+// outer leaf holding the inner ones as one block (concatenation without conflicts); leaves by
+// the best of the greedy orders and, when small, exact search (placement_roam.cpp).
 PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptions& options);
 
 // Names accepted by `place`, in the order tables list them.

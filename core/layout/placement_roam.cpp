@@ -1,118 +1,178 @@
-// roam: ROAM's memory layout (Section III-B of the paper), on an allocation problem whose ticks
-// are a run order split into independent segments (PlacementOptions::segmentStarts).
-// 1. Buffers live over the whole run (weights, optimizer states) are stacked at the bottom:
-//    every layout must hold them all at once.
-// 2. Buffers live across a segment boundary (long-lived activations, gradients) come next,
-//    long-lived first, best fit: the paper's "activations at lower offsets" constraint, which
-//    keeps them from interleaving with short-lived temporaries (its Figure 5a).
-// 3. Each segment's own buffers (created and freed inside it) are laid out independently, in
-//    parallel, on top of what steps 1-2 left live in that segment's window: the two greedy orders
-//    of `best` (size / lowest fit, lifetime / best fit), the smaller peak kept per segment.
-// The paper concatenates per-segment layouts at base offsets (eq. 9) and then re-assigns the
-// temporaries that collide (its Figure 9). Placing each segment against the fixed long-lived
-// buffers gives the concatenation and the repair in one step: no conflicts can arise, and a
-// segment's buffers sink into whatever room the long-lived ones leave. Docs: docs/layout-heuristics.md.
+// roam: ROAM's memory layout (Shu et al., section IV-B and IV-C) over the subgraph tree of the
+// run order (roam_subgraph_tree.h): nested tick spans, innermost first, the root (everything)
+// last. Every buffer belongs to the innermost span that holds its whole lifetime; so a leaf's
+// buffers are its forward and backward segments' temporaries, the activations its forward
+// segment saves for its backward one, and tensors shared with inner spans.
+// Leaves are laid out from the innermost outward. A leaf sees the span inside it as one block
+// buffer, live over that span and as high as that span's layout: so the inner layout lands on
+// top of whatever the leaf keeps live across it (its activations: the paper's "activations at
+// the bottom", Figure 5) and the leaf's temporaries reuse that space before and after (Figure 8).
+// Concatenating (equation 9) is then adding the block's offset to the inner leaf's offsets, and
+// no address conflict (Figure 9) can arise. What the paper does after concatenating (re-assign
+// the short-lived temporaries) becomes a compaction pass: every buffer, in ascending offset
+// order, moves to the lowest offset that fits, which closes the room a block reserved but its
+// span did not use at every tick.
+// Each leaf: the best of the greedy orders (placeBest: whole-run buffers stacked at the bottom,
+// eight greedy orders, a local search), then, for a leaf small enough, exact search (the paper
+// solves leaves by ILP), the smaller arena kept. If the result is still above LOAD, the whole
+// problem is laid out as one leaf too and the smaller is returned (the note says which).
+// docs/layout-heuristics.md and docs/layout-order.md record the decisions.
 #include "core/layout/greedy_placer.h"
 #include "core/layout/placement.h"
 #include "core/layout/placement_result.h"
+#include "core/layout/roam_subgraph_tree.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <future>
-#include <thread>
+#include <chrono>
+#include <numeric>
+#include <stdexcept>
 
 namespace spillway {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Leaves up to this many buffers also get the exact search (ResNet-18's whole problem, 1,600
+// buffers, is solved exactly in 0.04 s; the limit keeps GPT-2-sized leaves out of it).
+constexpr size_t kExactLeafBuffers = 2000;
+
+PlacementResult solveLeaf(const AllocationProblem& leaf, double seconds, unsigned threads) {
+    PlacementOptions o;
+    o.timeLimitSeconds = seconds;
+    o.threads = threads;
+    PlacementResult best = placeBest(leaf, o);
+    if (best.arena > best.lowerBound && leaf.buffers.size() <= kExactLeafBuffers) {
+        PlacementResult exact = placeExact(leaf, o);
+        if (exact.fits && exact.layout.offsets.size() == leaf.buffers.size() && exact.arena < best.arena) return exact;
+    }
+    return best;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> spansFromSegmentStarts(const AllocationProblem& problem,
+                                                                          const std::vector<std::int64_t>& starts) {
+    if (starts.empty()) return {};
+    // The turn: the first tick where LOAD is reached (training peaks where forward turns into
+    // backward); sweep the interval ends.
+    std::vector<std::pair<std::int64_t, Bytes>> events;
+    for (const Buffer& b : problem.buffers) events.emplace_back(b.lower, b.size), events.emplace_back(b.upper, -b.size);
+    std::sort(events.begin(), events.end());
+    Bytes live = 0, peak = -1;
+    std::int64_t turn = 0;
+    for (size_t i = 0; i < events.size();) {
+        const std::int64_t tick = events[i].first;
+        for (; i < events.size() && events[i].first == tick; ++i) live += events[i].second;
+        if (live > peak) peak = live, turn = tick;
+    }
+    std::vector<std::int64_t> forward, backward;
+    for (auto s : starts) {
+        if (s < turn) forward.push_back(s);
+        if (s - 1 >= turn) backward.push_back(s - 1);
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+    for (const RoamSpan& s : nestRoamSpans(problem, turn, forward, backward).spans) spans.emplace_back(s.begin, s.end);
+    return spans;
+}
+
+}  // namespace
+
 PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptions& options) {
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = Clock::now();
     const size_t n = problem.buffers.size();
     if (n == 0) return makePlacementResult("roam", problem, Layout{}, started);
-    std::int64_t first = problem.buffers[0].lower, last = problem.buffers[0].upper;
-    for (const Buffer& b : problem.buffers) {
-        first = std::min(first, b.lower);
-        last = std::max(last, b.upper);
-    }
-    std::vector<std::int64_t> starts = options.segmentStarts;
-    if (!std::is_sorted(starts.begin(), starts.end()))
+    if (!std::is_sorted(options.segmentStarts.begin(), options.segmentStarts.end()))
         throw std::invalid_argument("roam placement: segment starts must be ascending");
-    auto segmentOf = [&](std::int64_t tick) -> std::int64_t {
-        return std::upper_bound(starts.begin(), starts.end(), tick) - starts.begin();  // 0 = before the first start
-    };
-    const std::int64_t segmentCount = std::int64_t(starts.size()) + 1;
-
-    std::vector<std::int32_t> whole, crossing;
-    std::vector<std::vector<std::int32_t>> local(segmentCount);
+    const auto spans = options.roamSpans.empty() ? spansFromSegmentStarts(problem, options.segmentStarts) : options.roamSpans;
+    for (size_t k = 0; k < spans.size(); ++k) {
+        const auto [b, e] = spans[k];
+        if (b >= e) throw std::invalid_argument(fmt::format("roam placement: span {} [{}, {}) is empty", k, b, e));
+        if (k > 0 && (b > spans[k - 1].first || e < spans[k - 1].second))
+            throw std::invalid_argument(fmt::format("roam placement: span {} [{}, {}) does not hold span {} [{}, {}): "
+                                                    "spans must be nested, innermost first",
+                                                    k, b, e, k - 1, spans[k - 1].first, spans[k - 1].second));
+    }
+    const size_t leaves = spans.size() + 1;  // the last is the root
+    // The innermost span holding each buffer: spans are nested, so those holding it are a suffix.
+    std::vector<std::vector<std::int32_t>> members(leaves);
     for (size_t i = 0; i < n; ++i) {
         const Buffer& b = problem.buffers[i];
-        const auto s = segmentOf(b.lower);
-        if (b.lower == first && b.upper == last)
-            whole.push_back(std::int32_t(i));
-        else if (s != segmentOf(b.upper - 1))
-            crossing.push_back(std::int32_t(i));
-        else
-            local[s].push_back(std::int32_t(i));
-    }
-
-    // 1 and 2: the bottom stack and the long-lived buffers.
-    GreedyPlacer base(problem, problem.alignment);
-    auto byLifetime = [&](std::vector<std::int32_t>& ids) {
-        std::stable_sort(ids.begin(), ids.end(), [&](auto a, auto b) {
-            const Buffer &x = problem.buffers[a], &y = problem.buffers[b];
-            return std::pair(x.upper - x.lower, x.size) > std::pair(y.upper - y.lower, y.size);
+        const auto it = std::partition_point(spans.begin(), spans.end(), [&](const auto& s) {
+            return !(s.first <= b.lower && b.upper <= s.second);
         });
-    };
-    byLifetime(whole);
-    byLifetime(crossing);
-    base.stackAtBottom(whole);
-    base.placeAll(crossing, GapFit::Best);
-    std::vector<Bytes> offsets = base.offsets();
-    std::vector<std::pair<std::int32_t, Bytes>> crossingByOffset;
-    for (auto i : crossing) crossingByOffset.emplace_back(i, offsets[i]);
-    std::sort(crossingByOffset.begin(), crossingByOffset.end(),
-              [](const auto& a, const auto& b) { return a.second < b.second; });
-
-    // 3: each segment against the fixed buffers live in its window.
-    auto solveSegment = [&](std::int64_t s) {
-        const auto& ids = local[s];
-        if (ids.empty()) return std::vector<std::pair<std::int32_t, Bytes>>{};
-        const std::int64_t from = s == 0 ? first : starts[s - 1];
-        const std::int64_t to = s == segmentCount - 1 ? last : starts[s];
-        std::vector<std::pair<std::int32_t, Bytes>> bestPlacement;
-        Bytes bestTop = -1;
-        for (int variant = 0; variant < 2; ++variant) {
-            GreedyPlacer placer(problem, problem.alignment);
-            placer.stackAtBottom(whole);
-            std::vector<std::pair<std::int32_t, Bytes>> obstacles;
-            for (const auto& [i, offset] : crossingByOffset)
-                if (problem.buffers[i].lower < to && problem.buffers[i].upper > from) obstacles.emplace_back(i, offset);
-            placer.fixSorted(obstacles);
-            std::vector<std::int32_t> order = ids;
-            std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
-                const Buffer &x = problem.buffers[a], &y = problem.buffers[b];
-                return variant == 0 ? std::pair(x.size, x.upper - x.lower) > std::pair(y.size, y.upper - y.lower)
-                                    : std::pair(x.upper - x.lower, x.size) > std::pair(y.upper - y.lower, y.size);
-            });
-            placer.placeAll(order, variant == 0 ? GapFit::Lowest : GapFit::Best);
-            if (bestTop < 0 || placer.top() < bestTop) {
-                bestTop = placer.top();
-                bestPlacement.clear();
-                for (auto i : ids) bestPlacement.emplace_back(i, placer.offsets()[i]);
-            }
-        }
-        return bestPlacement;
-    };
-    const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    for (std::int64_t s0 = 0; s0 < segmentCount; s0 += threads) {
-        std::vector<std::future<std::vector<std::pair<std::int32_t, Bytes>>>> running;
-        for (std::int64_t s = s0; s < std::min<std::int64_t>(segmentCount, s0 + threads); ++s)
-            running.push_back(std::async(std::launch::async, solveSegment, s));
-        for (auto& f : running)
-            for (auto [i, offset] : f.get()) offsets[i] = offset;
+        members[size_t(it - spans.begin())].push_back(std::int32_t(i));
     }
-    return makePlacementResult("roam", problem, Layout{std::move(offsets)}, started,
-                               fmt::format("{} segments, {} whole-run, {} long-lived buffers", segmentCount,
-                                           whole.size(), crossing.size()));
+
+    // Bottom-up: each leaf with the inner span as a block.
+    const double leafSeconds = std::clamp(options.timeLimitSeconds / double(leaves), 0.02, 1.0);
+    std::vector<std::vector<Bytes>> leafOffsets(leaves);
+    std::vector<Bytes> height(leaves, 0), blockOffset(leaves, -1);
+    size_t exactLeaves = 0;
+    for (size_t k = 0; k < leaves; ++k) {
+        AllocationProblem leaf;
+        leaf.alignment = problem.alignment;
+        for (auto i : members[k]) leaf.buffers.push_back(problem.buffers[size_t(i)]);
+        const bool hasBlock = k > 0 && height[k - 1] > 0;
+        if (hasBlock) {
+            Buffer block;
+            block.id = fmt::format("span{}", k - 1);
+            block.lower = spans[k - 1].first;
+            block.upper = spans[k - 1].second;
+            block.size = height[k - 1];
+            leaf.buffers.push_back(block);
+        }
+        if (leaf.buffers.empty()) continue;
+        const PlacementResult r = solveLeaf(leaf, leafSeconds, options.threads);
+        if (r.layout.offsets.size() != leaf.buffers.size())
+            throw std::logic_error(fmt::format("roam placement: leaf {} found no layout: {}", k, r.note));
+        exactLeaves += r.method == "exact";
+        height[k] = (r.arena + problem.alignment - 1) / std::max<Bytes>(1, problem.alignment) * std::max<Bytes>(1, problem.alignment);
+        leafOffsets[k] = r.layout.offsets;
+        if (hasBlock) blockOffset[k] = r.layout.offsets.back();
+    }
+    // Top-down: concatenation (equation 9), each inner leaf at its block's offset.
+    std::vector<Bytes> base(leaves, 0), offsets(n, 0);
+    for (size_t k = leaves - 1; k > 0; --k) base[k - 1] = base[k] + std::max<Bytes>(0, blockOffset[k]);
+    for (size_t k = 0; k < leaves; ++k)
+        for (size_t j = 0; j < members[k].size(); ++j) offsets[size_t(members[k][j])] = base[k] + leafOffsets[k][j];
+    const Bytes concatenated = arenaBytes(problem, Layout{offsets});
+    // Repair and local improvement: a block reserves its span's highest point over the whole
+    // span, so buffers of the outer leaf live at the span's ends sit higher than they need to.
+    // Re-placing every buffer in ascending offset order at the lowest offset that fits never
+    // moves one up (its old place stays free: whatever overlapped it in time lay below it and
+    // only moves down), so this pass only closes gaps; it stops when a pass gains nothing.
+    std::vector<std::int32_t> byOffset(n);
+    for (int pass = 0; pass < 4; ++pass) {
+        std::iota(byOffset.begin(), byOffset.end(), 0);
+        std::stable_sort(byOffset.begin(), byOffset.end(), [&](auto a, auto b) { return offsets[a] < offsets[b]; });
+        GreedyPlacer gravity(problem, problem.alignment);
+        gravity.placeAll(byOffset, GapFit::Lowest);
+        const bool gained = gravity.top() < arenaBytes(problem, Layout{offsets});
+        offsets = gravity.offsets();
+        if (!gained) break;
+    }
+    std::string note = fmt::format("{} leaves ({} nested spans), {} solved exactly; concatenated {} bytes, "
+                                   "compacted {} bytes",
+                                   leaves, spans.size(), exactLeaves, concatenated, arenaBytes(problem, Layout{offsets}));
+    PlacementResult result = makePlacementResult("roam", problem, Layout{std::move(offsets)}, started, note);
+
+    // Fallback: a result still above LOAD is compared with the whole problem laid out as one leaf
+    // (the blocks' edges can leave gaps that a flat layout does not).
+    if (result.arena > result.lowerBound && !spans.empty()) {
+        PlacementOptions o;
+        o.timeLimitSeconds = std::clamp(options.timeLimitSeconds / 4, 0.05, 2.0);
+        o.threads = options.threads;
+        // The same leaf solver on the whole problem: best, and exact when small enough.
+        const PlacementResult flat = solveLeaf(problem, o.timeLimitSeconds, options.threads);
+        if (flat.arena < result.arena) {
+            result = makePlacementResult("roam", problem, flat.layout, started,
+                                         note + fmt::format("; the whole problem laid out as one leaf ({}) was "
+                                                            "smaller ({} < {} bytes) and is returned",
+                                                            flat.method, flat.arena, result.arena));
+        }
+    }
+    return result;
 }
 
 }  // namespace spillway
