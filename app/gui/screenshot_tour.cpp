@@ -37,7 +37,7 @@ ScreenshotTour::ScreenshotTour(MainWindow* window, QString profile, QString outp
     : QObject(parent), window_(window), profile_(std::move(profile)), outputDir_(std::move(outputDir)),
       lessonFolder_(std::move(lessonFolder)) {
     connect(window_, &MainWindow::runShown, this, [this] { ++runsShown_; });
-    connect(window_->lessonPlayer(), &LessonPlayer::stepReady, this, [this] { ++lessonStepsReady_; });
+    connect(window_->lessonPlayer(), &LessonPlayer::stepReady, this, [this](int step) { lessonStepReady_ = step; });
     connect(window_, &MainWindow::loadFailed, this, [this](const QString&, const QString& where, const QString& message) {
         std::fprintf(stderr, "error: %s: %s\n", qPrintable(where), qPrintable(message));
         emit finished(2);
@@ -95,17 +95,23 @@ void ScreenshotTour::addLessonStage(const QString& lessonFile, int step, const Q
     auto settled = std::make_shared<QElapsedTimer>();
     stages_.push_back({[this, lessonFile, step, target] {
                            LessonPlayer* player = window_->lessonPlayer();
-                           if (auto* dock = window_->findChild<QDockWidget*>("lessonDock")) dock->show();
-                           // Opening shows step 1 (one stepReady), going to `step` another.
-                           *target = lessonStepsReady_ + (step > 0 ? 2 : 1);
+                           if (auto* dock = window_->findChild<QDockWidget*>("lessonDock")) {
+                               dock->show();
+                               // Wide enough for the text and two or three offset maps side by side.
+                               window_->resizeDocks({dock}, {window_->width() * 2 / 5}, Qt::Horizontal);
+                           }
+                           lessonStepReady_ = -1;
                            if (!player->openLesson(lessonFile)) {
-                               *target = lessonStepsReady_;  // nothing will come: save what is there
+                               std::fprintf(stderr, "warning: %s does not read\n", qPrintable(lessonFile));
+                               *target = -1;  // nothing will come: save what is there
                                return;
                            }
-                           if (step > 0) player->goToStep(std::min(step, player->stepCount() - 1));
+                           // Only the step asked for last reports ready: earlier ones are dropped.
+                           *target = std::min(step, player->stepCount() - 1);
+                           player->goToStep(*target);
                        },
                        [this, target, settled] {
-                           if (lessonStepsReady_ < *target) return false;
+                           if (lessonStepReady_ != *target) return false;
                            if (!settled->isValid()) settled->start();
                            return settled->elapsed() > kSettleMs;
                        },

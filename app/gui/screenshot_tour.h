@@ -43,7 +43,7 @@ private:
     std::vector<Stage> stages_;
     size_t next_ = 0;
     int runsShown_ = 0;
-    int lessonStepsReady_ = 0;
+    int lessonStepReady_ = -1;  // the last step the lesson player said is on screen
     QStringList saved_;
 };
 
