@@ -61,6 +61,7 @@ MemoryTimelineWidget::MemoryTimelineWidget(ViewLink* link, QWidget* parent) : QW
     layout->addWidget(plot_);
     connect(link_, &ViewLink::timeRangeChanged, this, &MemoryTimelineWidget::showRange);
     connect(link_, &ViewLink::selectedTensorChanged, this, &MemoryTimelineWidget::highlightTensor);
+    connect(link_, &ViewLink::selectedKernelChanged, this, &MemoryTimelineWidget::showKernelCursor);
     redraw();
 }
 
@@ -96,6 +97,7 @@ void MemoryTimelineWidget::redraw() {
     rangeBand_ = nullptr;
     stackedKinds_ = 0;
     highlighted_ = 0;
+    cursorTime_ = -1;
     if (!run_) {
         plot_->replot();
         return;
@@ -191,6 +193,7 @@ void MemoryTimelineWidget::redraw() {
     rangeBand_->setVisible(false);
     showRange(link_->timeRange());
     highlightTensor(link_->selectedTensor());
+    showKernelCursor(link_->selectedKernel());
 }
 
 void MemoryTimelineWidget::showRange(TimeRange range) {
@@ -221,6 +224,23 @@ void MemoryTimelineWidget::highlightTensor(std::int64_t tensorPos) {
         }
     }
     plot_->replot();
+}
+
+// A vertical line at the selected kernel's start: the cursor play mode moves kernel by kernel.
+void MemoryTimelineWidget::showKernelCursor(std::int64_t runIndex) {
+    for (int i = plot_->itemCount() - 1; i >= 0; --i)
+        if (plot_->item(i)->objectName() == "kernelCursor") plot_->removeItem(i);
+    cursorTime_ = -1;
+    if (run_ && runIndex >= 0 && runIndex < static_cast<std::int64_t>(run_->result.kernels.size())) {
+        cursorTime_ = run_->result.kernels[static_cast<size_t>(runIndex)].start - run_->iterationStart;
+        auto* cursor = new QCPItemStraightLine(plot_);
+        cursor->setObjectName("kernelCursor");
+        cursor->point1->setCoords(double(cursorTime_) / kNsPerMs, 0);
+        cursor->point2->setCoords(double(cursorTime_) / kNsPerMs, 1);
+        cursor->setPen(QPen(QColor(0, 90, 200), 1.5));
+    }
+    // Queued: play mode may move the cursor faster than the screen refreshes.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 }  // namespace spillway::views

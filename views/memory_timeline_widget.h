@@ -30,12 +30,16 @@ public:
     double theoreticalPeakLineBytes() const;  // NaN when not drawn
     TimeRange shownRange() const;           // the band drawn for the link's time range
     int highlightedIntervalCount() const { return highlighted_; }
+    // Where the cursor for the link's selected kernel is drawn (its start, ns from the iteration
+    // start; play mode moves it); -1 when no kernel is selected.
+    Nanoseconds kernelCursorTime() const { return cursorTime_; }
 
 private:
     void redraw();
     void showRange(TimeRange range);
     void highlightTensor(std::int64_t tensorPos);
     void selectFromPixels(int fromX, int toX);
+    void showKernelCursor(std::int64_t runIndex);
 
     ViewLink* link_;
     std::shared_ptr<const RunViewData> run_;
@@ -44,6 +48,7 @@ private:
     double byteScale_ = 1.0;  // bytes per axis unit
     int stackedKinds_ = 0;
     int highlighted_ = 0;
+    Nanoseconds cursorTime_ = -1;
 };
 
 }  // namespace spillway::views

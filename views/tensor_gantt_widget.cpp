@@ -31,6 +31,7 @@ TensorGanttWidget::TensorGanttWidget(ViewLink* link, QWidget* parent) : QWidget(
         else setView(double(range.start), double(range.end));
     });
     connect(link_, &ViewLink::selectedTensorChanged, this, qOverload<>(&QWidget::update));
+    connect(link_, &ViewLink::selectedKernelChanged, this, &TensorGanttWidget::followKernel);
 }
 
 void TensorGanttWidget::setRun(std::shared_ptr<const RunViewData> run) {
@@ -249,6 +250,27 @@ void TensorGanttWidget::paintEvent(QPaintEvent*) {
         p.setBrush(Qt::NoBrush);
         p.drawRect(selectedBand->adjusted(1, -1, -1, 1));
     }
+    // The selected kernel (play mode's cursor) as a vertical line across the rows.
+    if (const double cursor = kernelCursor(); !std::isnan(cursor) && cursor >= viewFrom_ && cursor <= viewTo_) {
+        p.setPen(QPen(QColor(0, 90, 200), 1.5));
+        p.drawLine(xOf(cursor), chart.top(), xOf(cursor), chart.bottom());
+    }
+}
+
+double TensorGanttWidget::kernelCursor() const {
+    const std::int64_t k = link_->selectedKernel();
+    if (!run_ || k < 0 || k >= std::int64_t(run_->result.kernels.size())) return std::nan("");
+    if (axis_ == Axis::KernelIndex) return double(k);
+    return toAxis(run_->result.kernels[size_t(k)].start - run_->iterationStart);
+}
+
+// Keeps the zoom and scrolls only when the kernel leaves the window, so play mode reads like a
+// page turning rather than a strip sliding under the cursor.
+void TensorGanttWidget::followKernel(std::int64_t) {
+    const double cursor = kernelCursor();
+    const double width = viewTo_ - viewFrom_;
+    if (!std::isnan(cursor) && (cursor < viewFrom_ || cursor >= viewTo_)) setView(cursor - 0.1 * width, cursor + 0.9 * width);
+    else update();
 }
 
 

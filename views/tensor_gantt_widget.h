@@ -51,6 +51,9 @@ public:
     // Below 1 rows are taller than a pixel (at most 14 px); above 1 several rows share a pixel row.
     double rowsPerPixel() const;
     int xOf(double axisValue) const;
+    // The link's selected kernel on the horizontal axis (its start), where a cursor line is
+    // drawn; NaN when none. Selecting a kernel outside the window scrolls the window to it.
+    double kernelCursor() const;
 
     static QColor colourOf(Residence where);
 
@@ -67,6 +70,7 @@ private:
     void rebuildRows();
     double toAxis(Nanoseconds sinceIterationStart) const;
     double axisEnd() const;
+    void followKernel(std::int64_t runIndex);
 
     ViewLink* link_;
     std::shared_ptr<const RunViewData> run_;

@@ -1,5 +1,7 @@
 // spillway: the desktop app.
+#include "app/gui/lesson_player.h"
 #include "app/gui/main_window.h"
+#include "app/gui/screenshot_tour.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -31,7 +33,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot("screenshot", "Open the profile, save the window as a PNG and quit.", "png");
     const QCommandLineOption size("size", "Window size for --screenshot (default 1280x800).", "WxH", "1280x800");
     const QCommandLineOption tab("tab", "Tab to show: 0 overview, 1 kernels, 2 tensors.", "index", "0");
-    parser.addOptions({screenshot, size, tab});
+    // Every view and two lesson steps, one PNG each (scripts/screenshots makes docs/images with it).
+    const QCommandLineOption screenshots("screenshots", "Open the profile, save every tab and two lesson steps as PNGs in DIR and quit.", "dir");
+    parser.addOptions({screenshot, size, tab, screenshots});
     parser.process(app);
 
     spillway::app::MainWindow window;
@@ -53,6 +57,18 @@ int main(int argc, char** argv) {
                 QCoreApplication::exit(window.grab().save(screenshotPath, "PNG") ? 0 : 1);
             });
         });
+    }
+    if (parser.isSet(screenshots)) {
+        if (parser.positionalArguments().isEmpty()) parser.showHelp(2);
+        const QStringList wh = parser.value(size).split('x');
+        if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+        window.setErrorDialogsEnabled(false);
+        window.show();
+        auto* tour = new spillway::app::ScreenshotTour(&window, parser.positionalArguments().first(), parser.value(screenshots),
+                                                       spillway::app::LessonPlayer::bundledLessonFolder(), &app);
+        QObject::connect(tour, &spillway::app::ScreenshotTour::finished, &app, [](int status) { QCoreApplication::exit(status); });
+        tour->start();
+        return app.exec();
     }
     window.show();
     if (!parser.positionalArguments().isEmpty()) window.openProfile(parser.positionalArguments().first());

@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/g10_graph_prompt.h"
+#include "app/gui/lesson_dock.h"
 #include "app/gui/open_dialog_filters.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/simulation_runner.h"
@@ -69,6 +70,8 @@ MainWindow::MainWindow(const QString& workspacePath, QWidget* parent) : QMainWin
     createCentralArea();
     createWhatIfDock();
     createWorkspaceDock(workspacePath);
+    lessonPlayer_ = installLessonPlayer(this);
+    play_ = installPlayToolBar(this);
     createStatusBar();
     updateTitleAndActions();
     restoreWindowState();

@@ -37,6 +37,8 @@ class SimulationRunner;
 class SweepPage;
 class WorkspaceDock;
 class WorkspaceSession;
+class LessonPlayer;
+class PlayController;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -70,6 +72,9 @@ public:
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
     views::TensorGanttWidget* tensorGantt() const { return gantt_; }
     SweepPage* sweepPage() const { return sweep_; }
+    // Lessons (Lessons menu, lesson dock) and play mode (Play toolbar): app/gui/lesson_dock.h.
+    LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
+    PlayController* playController() const { return play_; }
     // The run the run tabs show; null before the first simulation of the open profile.
     const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
 
@@ -157,6 +162,8 @@ private:
     views::TensorGanttWidget* gantt_ = nullptr;
     views::WhatIfPanel* whatIf_ = nullptr;
     SweepPage* sweep_ = nullptr;
+    LessonPlayer* lessonPlayer_ = nullptr;
+    PlayController* play_ = nullptr;
     SimulationRunner* runner_ = nullptr;
     std::shared_ptr<const views::RunViewData> run_;
     QLabel* statusSummary_ = nullptr;

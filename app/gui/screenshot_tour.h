@@ -1,0 +1,50 @@
+#pragma once
+// The screenshot tour behind `spillway --screenshots DIR PROFILE` (and scripts/screenshots):
+// opens the profile in the real window, lets it simulate, then shows every tab in turn (running
+// the sweep first) and saves the window as DIR/<tab>.png, then plays two lesson steps and saves
+// them too. Used to make docs/images; each picture is what a user sees, rendered by grab().
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <vector>
+
+namespace spillway::app {
+
+class MainWindow;
+
+class ScreenshotTour : public QObject {
+    Q_OBJECT
+public:
+    // `lessonFolder` holds the bundled lessons (empty: no lesson pictures).
+    ScreenshotTour(MainWindow* window, QString profile, QString outputDir, QString lessonFolder,
+                   QObject* parent = nullptr);
+    void start();
+    const QStringList& saved() const { return saved_; }
+
+signals:
+    // 0: every picture saved; 1: a picture could not be written; 2: the profile did not open.
+    void finished(int status);
+
+private:
+    struct Stage {
+        std::function<void()> begin;
+        std::function<bool()> ready;  // polled until true, then the window is saved
+        QString file;                  // empty: nothing to save after this stage
+    };
+    void addTabStages();
+    void addLessonStage(const QString& lessonFile, int step, const QString& file);
+    void runStage();
+    bool save(const QString& file);
+
+    MainWindow* window_;
+    QString profile_, outputDir_, lessonFolder_;
+    std::vector<Stage> stages_;
+    size_t next_ = 0;
+    int runsShown_ = 0;
+    int lessonStepReady_ = -1;  // the last step the lesson player said is on screen
+    QStringList saved_;
+};
+
+}  // namespace spillway::app
