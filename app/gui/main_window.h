@@ -26,6 +26,7 @@ class ProfileOverviewWidget;
 class StallBreakdownWidget;
 class TensorGanttWidget;
 class TensorTableModel;
+class TrafficWidget;
 class ViewLink;
 class WhatIfPanel;
 }  // namespace spillway::views
@@ -34,6 +35,8 @@ namespace spillway::app {
 
 class SimulationRunner;
 class SweepPage;
+class ExportActions;
+class OffsetsPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -64,6 +67,10 @@ public:
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
     views::TensorGanttWidget* tensorGantt() const { return gantt_; }
     SweepPage* sweepPage() const { return sweep_; }
+    // Export, Traffic and Offsets (issue 5).
+    ExportActions* exportActions() const { return exportActions_; }
+    views::TrafficWidget* trafficView() const { return traffic_; }
+    OffsetsPage* offsetsPage() const { return offsets_; }
     // The run the run tabs show; null before the first simulation of the open profile.
     const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
 
@@ -125,6 +132,9 @@ private:
     views::TensorGanttWidget* gantt_ = nullptr;
     views::WhatIfPanel* whatIf_ = nullptr;
     SweepPage* sweep_ = nullptr;
+    ExportActions* exportActions_ = nullptr;
+    views::TrafficWidget* traffic_ = nullptr;
+    OffsetsPage* offsets_ = nullptr;
     SimulationRunner* runner_ = nullptr;
     std::shared_ptr<const views::RunViewData> run_;
     QLabel* statusSummary_ = nullptr;
