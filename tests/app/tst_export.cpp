@@ -38,7 +38,7 @@ std::shared_ptr<const views::RunViewData> quotedNameRun() {
     Profile profile = testing::trainingStep8();
     profile.kernels[0].name = "f1, \"fast\"";
     auto shared = std::make_shared<const Profile>(std::move(profile));
-    HardwareConfig hw = testing::unitMachine(20 * kMiB);
+    HardwareConfig hw = testing::unitMachine(30 * kMiB);
     hw.iterations = 2;
     Plan plan = makePlan("uvm", *shared, hw);
     SimulationResult result = simulate(*shared, plan, hw);

@@ -81,7 +81,7 @@ private slots:
     void totalsAreTheSimulatorsBytesPerLink() {
         ViewLink link;
         TrafficWidget w(&link);
-        const auto run = test::simulatedRun("uvm", 20 * kMiB);
+        const auto run = test::simulatedRun("uvm", 30 * kMiB);
         w.setRun(run);
         int links = 0;
         Bytes all = 0;
@@ -142,7 +142,7 @@ private slots:
     void emptyRunDrawsNothing() {
         ViewLink link;
         TrafficWidget w(&link);
-        w.setRun(test::simulatedRun("uvm", 20 * kMiB));
+        w.setRun(test::simulatedRun("uvm", 30 * kMiB));
         w.setRun(nullptr);
         QCOMPARE(w.plot()->plottableCount(), 0);
         QCOMPARE(w.binCount(), 0);

@@ -113,10 +113,10 @@ private slots:
         QCOMPARE(counters[1].at("args").at("in flight").get<Bytes>(), Bytes(50));
     }
 
-    // The real simulator, UVM on 20 MiB of GPU for a 30 MiB working set: faults and evictions.
+    // The real simulator, UVM on 30 MiB of GPU for a 36 MiB peak: faults and evictions.
     void simulatedRunRoundTrips() {
         const Profile profile = testing::trainingStep8();
-        HardwareConfig hw = testing::unitMachine(20 * kMiB);
+        HardwareConfig hw = testing::unitMachine(30 * kMiB);
         hw.iterations = 2;
         const Plan plan = makePlan("uvm", profile, hw);
         const SimulationResult r = simulate(profile, plan, hw);
