@@ -122,8 +122,9 @@ Bytes TrafficWidget::bytesWithin(const RunViewData& run, LinkId link, Nanosecond
 }
 
 int TrafficWidget::wantedBinCount() const {
-    // About one bin per pixel of the plot's axis rect (a fixed count before the first layout).
-    const int width = plot_->axisRect()->width();
+    // About one bin per pixel of the chart. The chart's width, not its axis rect's: the axis
+    // rect shrinks or grows with the tick labels of the data drawn, and the bins must not.
+    const int width = plot_->width();
     return std::clamp(width > 10 ? width : 400, kMinBins, kMaxBins);
 }
 
