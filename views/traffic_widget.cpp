@@ -174,8 +174,9 @@ void TrafficWidget::redraw() {
             if (std::all_of(b.begin(), b.end(), [](Bytes v) { return v == 0; })) continue;
             QVector<double> keys, values;
             for (int k = 0; k < binCount_; ++k) {
-                keys << (double(k) + 0.5) * double(binWidth_) / kNsPerMs;
+                if (b[static_cast<size_t>(k)] == 0) continue;  // idle bins draw nothing: skip them
                 const double gbps = double(b[static_cast<size_t>(k)]) / double(binWidth_);  // bytes/ns = GB/s
+                keys << (double(k) + 0.5) * double(binWidth_) / kNsPerMs;
                 values << gbps;
                 stack[static_cast<size_t>(k)] += gbps;
             }
