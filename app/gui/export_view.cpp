@@ -15,6 +15,10 @@ namespace {
 
 QString failure(const QString& path, const QString& why) { return QObject::tr("%1: %2").arg(path, why); }
 
+// Both vector devices get the widget's screen resolution: a QPicture replays scaled by the
+// target's DPI over the screen's (QPicture::play), and fonts sized in points turn into pixels at
+// the device's DPI, so at any other resolution the charts and the text would come out smaller
+// or larger than the widgets around them.
 // The widget as vectors: every visible chart replayed from QCustomPlot's own painter (its
 // paintEvent would only blit a cached pixmap), the rest of the widget rendered around them.
 void paintVector(QWidget* view, QPainter& painter) {
@@ -77,6 +81,7 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
     case ViewImageFormat::Svg: {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
+        svg.setResolution(view->logicalDpiX());  // the screen's: see above paintVector
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(view->windowTitle().isEmpty() ? QStringLiteral("Spillway view") : view->windowTitle());
@@ -91,12 +96,14 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
         break;
     }
     case ViewImageFormat::Pdf: {
-        // One page exactly the widget's size, one point per pixel.
+        // One page exactly the widget's size, one device unit per widget pixel at the screen's
+        // resolution (see above paintVector).
         QPdfWriter pdf(&file);
         pdf.setCreator(QStringLiteral("Spillway"));
-        pdf.setResolution(72);
+        const int dpi = view->logicalDpiX();
+        pdf.setResolution(dpi);
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch));
+        pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / dpi, QPageSize::Point, QString(), QPageSize::ExactMatch));
         QPainter painter;
         if (!painter.begin(&pdf)) {
             file.cancelWriting();

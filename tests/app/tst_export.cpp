@@ -16,9 +16,11 @@
 
 #include <QAction>
 #include <QMenu>
+#include <QPainter>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSvgRenderer>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -63,6 +65,15 @@ std::vector<QStringList> parseCsv(const QString& text) {
         else field += c;
     }
     return rows;
+}
+
+// The box around every dark pixel (luminance below 80): axes, ticks and text.
+QRect darkBox(const QImage& image) {
+    QRect box;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) < 80) box |= QRect(x, y, 1, 1);
+    return box;
 }
 
 QString readAll(const QString& path) {
@@ -170,6 +181,20 @@ private slots:
         QVERIFY2(elements["path"] + elements["polyline"] + elements["rect"] > 20, qPrintable(QString::number(elements["path"])));
         // The chart's axis label is text, not pixels: the chart was drawn as vectors.
         QVERIFY2(text.contains("time (ms)"), qPrintable(text.left(200)));
+        // And at the screen's scale: drawn back, its dark pixels (axes, ticks, text) span the
+        // same box as the PNG's, within a few pixels.
+        QSvgRenderer renderer(svg);
+        QImage fromSvg(view->size(), QImage::Format_ARGB32);
+        fromSvg.fill(Qt::white);
+        QPainter painter(&fromSvg);
+        renderer.render(&painter);
+        painter.end();
+        const QRect svgBox = darkBox(fromSvg), pngBox = darkBox(image.scaled(view->size()));
+        QVERIFY2(std::abs(svgBox.left() - pngBox.left()) <= 6 && std::abs(svgBox.right() - pngBox.right()) <= 6 &&
+                     std::abs(svgBox.top() - pngBox.top()) <= 6 && std::abs(svgBox.bottom() - pngBox.bottom()) <= 6,
+                 qPrintable(QString("svg %1,%2 %3x%4 vs png %5,%6 %7x%8")
+                                .arg(svgBox.x()).arg(svgBox.y()).arg(svgBox.width()).arg(svgBox.height())
+                                .arg(pngBox.x()).arg(pngBox.y()).arg(pngBox.width()).arg(pngBox.height())));
 
         const QString pdf = dir.filePath("view.pdf");
         QCOMPARE(app::exportViewImage(view, pdf), QString());
