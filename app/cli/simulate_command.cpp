@@ -1,5 +1,6 @@
-// `spillway-cli simulate PROFILE --hw PRESET --policy NAME [--set key=value ...] [--json OUT]`:
-// plans with one policy, replays the profile on the machine, and says where the time went.
+// `spillway-cli simulate PROFILE --hw PRESET --policy NAME [--set key=value ...] [--json OUT]
+// [--chrome-trace OUT.json]`: plans with one policy, replays the profile on the machine, and says
+// where the time went; --chrome-trace also writes the timeline for Perfetto (core/sim/chrome_trace.h).
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
@@ -9,6 +10,7 @@
 #include "core/io/file_text.h"
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
+#include "core/sim/chrome_trace.h"
 #include "core/sim/simulator.h"
 
 #include <iostream>
@@ -24,6 +26,7 @@ CommandAction addSimulateCommand(CLI::App& app) {
         HardwareArgs hardware;
         std::string policy = "uvm";
         std::string jsonOut;
+        std::string chromeTraceOut;
         bool kernels = false;
     };
     auto state = std::make_shared<State>();
@@ -34,6 +37,8 @@ CommandAction addSimulateCommand(CLI::App& app) {
                     "+discard or +discard-lazy (e.g. g10+discard)")
         ->capture_default_str();
     cmd->add_option("--json", state->jsonOut, "Write the result as JSON to this file, or - for stdout");
+    cmd->add_option("--chrome-trace", state->chromeTraceOut,
+                    "Write the simulated timeline as a Chrome trace JSON (opens in Perfetto / chrome://tracing)");
     cmd->add_flag("--kernels", state->kernels, "Include per-kernel timings in the JSON");
     return [state]() {
         const bool jsonToStdout = state->jsonOut == "-";
@@ -45,9 +50,10 @@ CommandAction addSimulateCommand(CLI::App& app) {
             const auto plan = makePlan(state->policy, profile, hardware);
             SimulationOptions options;
             options.recordTensorResidency = false;   // nothing here shows them
-            options.recordResidencySamples = false;
-            options.recordTransfers = false;
+            options.recordResidencySamples = !state->chromeTraceOut.empty();  // the trace's counters
+            options.recordTransfers = !state->chromeTraceOut.empty();          // the trace's link tracks
             const auto result = simulate(profile, plan, hardware, options);
+            if (!state->chromeTraceOut.empty()) writeChromeTrace(profile, plan, result, state->chromeTraceOut);
 
             if (!state->jsonOut.empty()) {
                 nlohmann::ordered_json j;

@@ -1,7 +1,9 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/export_actions.h"
 #include "app/gui/g10_graph_prompt.h"
 #include "app/gui/lesson_dock.h"
+#include "app/gui/offsets_page.h"
 #include "app/gui/open_dialog_filters.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/simulation_runner.h"
@@ -16,6 +18,7 @@
 #include "views/stall_breakdown_widget.h"
 #include "views/tensor_gantt_widget.h"
 #include "views/tensor_table_model.h"
+#include "views/traffic_widget.h"
 #include "views/view_link.h"
 #include "views/what_if_panel.h"
 
@@ -118,6 +121,7 @@ void MainWindow::createMenus() {
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     file->addSeparator();
     file->addAction(saveAsAction_);
+    exportActions_ = new ExportActions(this, file, [this] { return tabs_->currentWidget(); }, [this] { return run_; });
     file->addAction(reloadAction_);
     file->addAction(closeAction_);
     file->addSeparator();
@@ -154,6 +158,10 @@ void MainWindow::createCentralArea() {
     tabs_->addTab(gantt_, tr("Lifetimes"));
     sweep_ = new SweepPage([this] { return data_; }, [this] { return whatIf_->settings(); }, tabs_);
     tabs_->addTab(sweep_, tr("Sweep"));
+    traffic_ = new views::TrafficWidget(link_, tabs_);
+    tabs_->addTab(traffic_, tr("Traffic"));
+    offsets_ = new OffsetsPage(link_, tabs_);
+    tabs_->addTab(offsets_, tr("Offsets"));
     setCentralWidget(tabs_);
 }
 
@@ -183,6 +191,8 @@ void MainWindow::showRun(std::shared_ptr<const views::RunViewData> run, qint64 e
     timeline_->setRun(run_);
     stalls_->setRuns({run_});
     gantt_->setRun(run_);
+    traffic_->setRun(run_);
+    exportActions_->updateEnabled();
     const auto& r = run_->result;
     statusBar()->showMessage(tr("%1: iteration %2 (compute %3, stalls %4), simulated in %5")
                                  .arg(run_->name, views::formatDuration(r.iterationTime),
@@ -341,6 +351,9 @@ void MainWindow::showProfile(std::shared_ptr<const views::ProfileViewData> data,
     timeline_->setRun(nullptr);
     stalls_->setRuns({});
     gantt_->setRun(nullptr);
+    traffic_->setRun(nullptr);
+    exportActions_->updateEnabled();
+    offsets_->setProfile(data_);
     link_->clearTimeRange();
     link_->selectTensor(-1);
     link_->selectKernel(-1);

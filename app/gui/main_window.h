@@ -27,6 +27,7 @@ class ProfileOverviewWidget;
 class StallBreakdownWidget;
 class TensorGanttWidget;
 class TensorTableModel;
+class TrafficWidget;
 class ViewLink;
 class WhatIfPanel;
 }  // namespace spillway::views
@@ -39,6 +40,8 @@ class WorkspaceDock;
 class WorkspaceSession;
 class LessonPlayer;
 class PlayController;
+class ExportActions;
+class OffsetsPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -75,6 +78,10 @@ public:
     // Lessons (Lessons menu, lesson dock) and play mode (Play toolbar): app/gui/lesson_dock.h.
     LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
     PlayController* playController() const { return play_; }
+    // Export, Traffic and Offsets (issue 5).
+    ExportActions* exportActions() const { return exportActions_; }
+    views::TrafficWidget* trafficView() const { return traffic_; }
+    OffsetsPage* offsetsPage() const { return offsets_; }
     // The run the run tabs show; null before the first simulation of the open profile.
     const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
 
@@ -164,6 +171,9 @@ private:
     SweepPage* sweep_ = nullptr;
     LessonPlayer* lessonPlayer_ = nullptr;
     PlayController* play_ = nullptr;
+    ExportActions* exportActions_ = nullptr;
+    views::TrafficWidget* traffic_ = nullptr;
+    OffsetsPage* offsets_ = nullptr;
     SimulationRunner* runner_ = nullptr;
     std::shared_ptr<const views::RunViewData> run_;
     QLabel* statusSummary_ = nullptr;

@@ -1,0 +1,121 @@
+#include "app/gui/export_view.h"
+
+#include <QFileInfo>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QPicture>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+#include <qcustomplot.h>
+
+namespace spillway::app {
+
+namespace {
+
+QString failure(const QString& path, const QString& why) { return QObject::tr("%1: %2").arg(path, why); }
+
+// Both vector devices get the widget's screen resolution: a QPicture replays scaled by the
+// target's DPI over the screen's (QPicture::play), and fonts sized in points turn into pixels at
+// the device's DPI, so at any other resolution the charts and the text would come out smaller
+// or larger than the widgets around them.
+// The widget as vectors: every visible chart replayed from QCustomPlot's own painter (its
+// paintEvent would only blit a cached pixmap), the rest of the widget rendered around them.
+void paintVector(QWidget* view, QPainter& painter) {
+    QRegion rest(view->rect());
+    QList<QCustomPlot*> plots;
+    for (QCustomPlot* plot : view->findChildren<QCustomPlot*>())
+        if (plot->isVisibleTo(view) && plot->width() > 0 && plot->height() > 0) {
+            plots << plot;
+            rest -= QRect(plot->mapTo(view, QPoint(0, 0)), plot->size());
+        }
+    if (!rest.isEmpty())
+        view->render(&painter, QPoint(), rest, QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    for (QCustomPlot* plot : plots) {
+        QPicture picture;
+        {
+            QCPPainter recorder(&picture);
+            recorder.setMode(QCPPainter::pmVectorized);
+            recorder.setMode(QCPPainter::pmNoCaching);
+            plot->toPainter(&recorder, plot->width(), plot->height());
+        }
+        painter.save();
+        painter.setClipRect(QRect(plot->mapTo(view, QPoint(0, 0)), plot->size()));
+        painter.drawPicture(plot->mapTo(view, QPoint(0, 0)), picture);
+        painter.restore();
+    }
+}
+
+}  // namespace
+
+bool viewImageFormatFor(const QString& path, ViewImageFormat* format) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == "png") *format = ViewImageFormat::Png;
+    else if (suffix == "svg") *format = ViewImageFormat::Svg;
+    else if (suffix == "pdf") *format = ViewImageFormat::Pdf;
+    else return false;
+    return true;
+}
+
+QString exportViewImage(QWidget* view, const QString& path) {
+    ViewImageFormat format;
+    if (!viewImageFormatFor(path, &format))
+        return failure(path, QObject::tr("unknown image type; expected a name ending in .png, .svg or .pdf"));
+    return exportViewImage(view, path, format);
+}
+
+QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat format) {
+    if (!view || view->width() <= 0 || view->height() <= 0) return failure(path, QObject::tr("there is no view to export"));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return failure(path, file.errorString());
+    const QSize size = view->size();
+    switch (format) {
+    case ViewImageFormat::Png: {
+        // grab() renders the widget as the screen shows it, device pixel ratio included.
+        if (!view->grab().toImage().save(&file, "PNG")) {
+            file.cancelWriting();
+            return failure(path, QObject::tr("the PNG encoder failed"));
+        }
+        break;
+    }
+    case ViewImageFormat::Svg: {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&file);
+        svg.setResolution(view->logicalDpiX());  // the screen's: see above paintVector
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(view->windowTitle().isEmpty() ? QStringLiteral("Spillway view") : view->windowTitle());
+        svg.setDescription(QStringLiteral("Exported from Spillway"));
+        QPainter painter;
+        if (!painter.begin(&svg)) {
+            file.cancelWriting();
+            return failure(path, QObject::tr("cannot start the SVG writer"));
+        }
+        paintVector(view, painter);
+        painter.end();
+        break;
+    }
+    case ViewImageFormat::Pdf: {
+        // One page exactly the widget's size, one device unit per widget pixel at the screen's
+        // resolution (see above paintVector).
+        QPdfWriter pdf(&file);
+        pdf.setCreator(QStringLiteral("Spillway"));
+        const int dpi = view->logicalDpiX();
+        pdf.setResolution(dpi);
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / dpi, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        QPainter painter;
+        if (!painter.begin(&pdf)) {
+            file.cancelWriting();
+            return failure(path, QObject::tr("cannot start the PDF writer"));
+        }
+        paintVector(view, painter);
+        painter.end();
+        break;
+    }
+    }
+    if (!file.commit()) return failure(path, file.errorString());
+    return {};
+}
+
+}  // namespace spillway::app

@@ -1,0 +1,191 @@
+// The Chrome trace export: written, read back with nlohmann, and checked against the result it
+// came from. A hand-made result fixes every number (ts/dur in microseconds, tracks, counters,
+// NVLink's two directions split into lanes); a real simulation of the eight-kernel training step
+// on a GPU too small for it checks the invariants Perfetto relies on.
+#include "core/policy/planner.h"
+#include "core/sim/chrome_trace.h"
+#include "core/sim/simulator.h"
+#include "core/io/file_text.h"
+#include "sim_test_support.h"
+#include "tests/core/policy/training_step_8.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+using namespace spillway;
+using json = nlohmann::json;
+
+namespace {
+
+std::vector<json> eventsWith(const json& trace, const std::string& ph, const std::string& cat = {}) {
+    std::vector<json> out;
+    for (const json& e : trace.at("traceEvents"))
+        if (e.at("ph") == ph && (cat.empty() || e.value("cat", "") == cat)) out.push_back(e);
+    return out;
+}
+
+std::map<int, std::string> threadNames(const json& trace) {
+    std::map<int, std::string> names;
+    for (const json& e : eventsWith(trace, "M"))
+        if (e.at("name") == "thread_name") names[e.at("tid").get<int>()] = e.at("args").at("name").get<std::string>();
+    return names;
+}
+
+// ts/dur are microseconds; the writer keeps nanoseconds as the fraction.
+Nanoseconds nanos(const json& us) { return static_cast<Nanoseconds>(std::llround(us.get<double>() * 1000.0)); }
+
+// Perfetto's rule for complete events: on one track two slices either nest or are disjoint.
+void checkNoPartialOverlap(const json& trace) {
+    std::map<int, std::vector<std::pair<Nanoseconds, Nanoseconds>>> byTrack;
+    for (const json& e : eventsWith(trace, "X"))
+        byTrack[e.at("tid").get<int>()].emplace_back(nanos(e.at("ts")), nanos(e.at("ts")) + nanos(e.at("dur")));
+    for (auto& [tid, slices] : byTrack) {
+        std::sort(slices.begin(), slices.end());
+        for (size_t i = 1; i < slices.size(); ++i) {
+            const auto [s0, e0] = slices[i - 1];
+            const auto [s1, e1] = slices[i];
+            const bool disjoint = s1 >= e0;
+            const bool nested = s1 >= s0 && e1 <= e0;
+            QVERIFY2(disjoint || nested, qPrintable(QString("track %1: [%2,%3) and [%4,%5) partially overlap")
+                                                        .arg(tid).arg(s0).arg(e0).arg(s1).arg(e1)));
+        }
+    }
+}
+
+}  // namespace
+
+class TestChromeTrace : public QObject {
+    Q_OBJECT
+private slots:
+    // Two kernels at 1000..3500 ns and 3500..6000 ns of simulator time, three transfers
+    // (one host->GPU, two on NVLink overlapping: the scatter and the reduce port), two samples.
+    void handMadeResultMapsExactly() {
+        Profile profile = testing::trainingStep8();
+        Plan plan;
+        plan.order = {1, 0};  // run order differs from profile order: names go through it
+        SimulationResult r;
+        r.policy = "uvm";
+        r.hardware = "unit";
+        r.kernels.resize(2);
+        r.kernels[0] = {1000, 3500, 2000, 500, 0, 0, 0, 100, 4096};
+        r.kernels[1] = {3500, 6000, 2500, 0, 0, 0, 0, 0, 0};
+        r.transfers = {{LinkId::HostToGpu, 1200, 1700, 500},
+                       {LinkId::NvLink, 2000, 4000, 64},
+                       {LinkId::NvLink, 3000, 3600, 32}};
+        r.residency = {{1000, 100, 200, 0, 0}, {1700, 600, 0, 300, 50}};
+        r.gpus.resize(2);
+        const json trace = chromeTraceJson(profile, plan, r);
+        QCOMPARE(trace.at("displayTimeUnit").get<std::string>(), std::string("ns"));
+        QCOMPARE(trace.at("otherData").at("origin_ns").get<Nanoseconds>(), Nanoseconds(1000));
+
+        const auto kernels = eventsWith(trace, "X", "kernel");
+        QCOMPARE(kernels.size(), size_t(2));
+        QCOMPARE(kernels[0].at("name").get<std::string>(), std::string("f2"));  // plan.order[0] = position 1
+        QCOMPARE(kernels[0].at("ts").get<double>(), 0.0);
+        QCOMPARE(kernels[0].at("dur").get<double>(), 2.5);  // 2500 ns
+        QCOMPARE(kernels[0].at("args").at("fault_stall_ns").get<Nanoseconds>(), Nanoseconds(500));
+        QCOMPARE(kernels[1].at("name").get<std::string>(), std::string("f1"));
+        QCOMPARE(kernels[1].at("ts").get<double>(), 2.5);
+        QCOMPARE(kernels[1].at("tid").get<int>(), kChromeTraceComputeTid);
+
+        const auto names = threadNames(trace);
+        QCOMPARE(names.at(kChromeTraceComputeTid), std::string("compute stream"));
+        const auto transfers = eventsWith(trace, "X", "transfer");
+        QCOMPARE(transfers.size(), size_t(3));
+        QCOMPARE(names.at(transfers[0].at("tid").get<int>()), std::string("host->GPU (PCIe)"));
+        QCOMPARE(transfers[0].at("ts").get<double>(), 0.2);
+        QCOMPARE(transfers[0].at("dur").get<double>(), 0.5);
+        QCOMPARE(transfers[0].at("args").at("bytes").get<Bytes>(), Bytes(500));
+        QCOMPARE(transfers[0].at("args").at("during_kernel").get<int>(), 0);
+        // The second NVLink transfer starts before the first ends: it gets its own lane.
+        QCOMPARE(names.at(transfers[1].at("tid").get<int>()), std::string("NVLink"));
+        QCOMPARE(names.at(transfers[2].at("tid").get<int>()), std::string("NVLink #2"));
+        QCOMPARE(transfers[2].at("args").at("during_kernel").get<int>(), 0);  // 3000 ns: still kernel 0
+        checkNoPartialOverlap(trace);
+
+        const auto counters = eventsWith(trace, "C");
+        QCOMPARE(counters.size(), size_t(2));
+        QCOMPARE(counters[1].at("ts").get<double>(), 0.7);
+        QCOMPARE(counters[1].at("args").at("GPU").get<Bytes>(), Bytes(600));
+        QCOMPARE(counters[1].at("args").at("SSD").get<Bytes>(), Bytes(300));
+        QCOMPARE(counters[1].at("args").at("in flight").get<Bytes>(), Bytes(50));
+    }
+
+    // The real simulator, UVM on 30 MiB of GPU for a 36 MiB peak: faults and evictions.
+    void simulatedRunRoundTrips() {
+        const Profile profile = testing::trainingStep8();
+        HardwareConfig hw = testing::unitMachine(30 * kMiB);
+        hw.iterations = 2;
+        const Plan plan = makePlan("uvm", profile, hw);
+        const SimulationResult r = simulate(profile, plan, hw);
+        QVERIFY(!r.transfers.empty());
+        QVERIFY(!r.residency.empty());
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("run.trace.json").toStdString();
+        writeChromeTrace(profile, plan, r, path);
+        const json trace = json::parse(readFileText(path));
+        const Nanoseconds origin = trace.at("otherData").at("origin_ns").get<Nanoseconds>();
+        QVERIFY(origin <= r.kernels.front().start);
+
+        // Every kernel once, at its own start and duration.
+        const auto kernels = eventsWith(trace, "X", "kernel");
+        QCOMPARE(kernels.size(), r.kernels.size());
+        for (size_t i = 0; i < kernels.size(); ++i) {
+            const auto& e = kernels[i];
+            const auto index = e.at("args").at("run_index").get<size_t>();
+            QCOMPARE(index, i);
+            QCOMPARE(nanos(e.at("ts")) + origin, r.kernels[i].start);
+            QCOMPARE(nanos(e.at("dur")), r.kernels[i].end - r.kernels[i].start);
+            QCOMPARE(e.at("name").get<std::string>(), profile.kernels[static_cast<size_t>(plan.order.empty() ? i : plan.order[i])].name);
+        }
+        // Every transfer on its link's track, with its bytes; per link the bytes add up to the traffic.
+        const auto names = threadNames(trace);
+        const auto transfers = eventsWith(trace, "X", "transfer");
+        QCOMPARE(transfers.size(), r.transfers.size());
+        std::map<std::string, Bytes> bytesPerTrack;
+        for (size_t i = 0; i < transfers.size(); ++i) {
+            const auto& e = transfers[i];
+            // Its link's track, or one of that link's overflow lanes ("host->GPU (PCIe) #2").
+            const std::string track = names.at(e.at("tid").get<int>());
+            const std::string base = chromeTraceTrackName(r.transfers[i].link);
+            QVERIFY2(track == base || track.rfind(base + " #", 0) == 0, track.c_str());
+            QCOMPARE(nanos(e.at("ts")) + origin, r.transfers[i].start);
+            QCOMPARE(nanos(e.at("dur")), r.transfers[i].end - r.transfers[i].start);
+            bytesPerTrack[base] += e.at("args").at("bytes").get<Bytes>();
+        }
+        for (int l = 0; l < kLinkCount; ++l)
+            if (r.traffic[l] > 0) QCOMPARE(bytesPerTrack[chromeTraceTrackName(static_cast<LinkId>(l))], r.traffic[l]);
+        checkNoPartialOverlap(trace);
+
+        // The counters are the residency series, sample by sample.
+        const auto counters = eventsWith(trace, "C");
+        QCOMPARE(counters.size(), r.residency.size());
+        for (size_t i = 0; i < counters.size(); ++i) {
+            QCOMPARE(nanos(counters[i].at("ts")) + origin, r.residency[i].time);
+            QCOMPARE(counters[i].at("args").at("GPU").get<Bytes>(), r.residency[i].gpu);
+            QCOMPARE(counters[i].at("args").at("host").get<Bytes>(), r.residency[i].host);
+            QCOMPARE(counters[i].at("args").at("SSD").get<Bytes>(), r.residency[i].ssd);
+        }
+        // Every event names a process the metadata names, and times are never negative.
+        for (const json& e : trace.at("traceEvents")) {
+            QCOMPARE(e.at("pid").get<int>(), kChromeTracePid);
+            if (e.at("ph") != "M") QVERIFY(e.at("ts").get<double>() >= 0.0);
+        }
+    }
+
+    void unwritablePathNamesTheFile() {
+        const Profile profile = testing::trainingStep8();
+        try {
+            writeChromeTrace(profile, Plan{}, SimulationResult{}, "/nonexistent-dir/x.json");
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString(e.what()).contains("/nonexistent-dir/x.json"), e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestChromeTrace)
+#include "tst_chrome_trace.moc"
