@@ -3,6 +3,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/simulation_runner.h"
 #include "core/io/import_error.h"
+#include "app/gui/offsets_page.h"
 #include "core/layout/operator_order.h"
 #include "core/layout/placement.h"
 #include "core/layout/profile_allocation.h"
@@ -217,6 +218,14 @@ void LessonPlayer::applyStep() {
     }
     // Three parts: the main run, the compared runs, the layouts; each finishes once.
     partsPending_ = 3;
+    // The Offsets tab plans with the step's order and placement, so the tab matches the text.
+    if (settings.order || settings.placement) {
+        const OffsetsPage* page = window_->offsetsPage();
+        const LayoutRequest current = page->request();
+        window_->offsetsPage()->setMethods(
+            settings.order ? QString::fromStdString(*settings.order) : current.order,
+            settings.placement ? QString::fromStdString(*settings.placement) : current.placement);
+    }
     switchTab(step.view);
     applySelection(step.select);
     waitingForRun_ = true;
