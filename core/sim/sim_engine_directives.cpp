@@ -75,7 +75,16 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         else if (x.loc == BlockLoc::Ssd) fromSsd += x.bytes;
         else if (x.loc == BlockLoc::Absent) zero += x.bytes;
     }
-    Nanoseconds hostReady = *roomAt, ssdReady = *roomAt;
+    // G10's batcher takes a prefetched page into a full GPU by evicting one page in the same
+    // tick (processFetch -> processAlloc -> processEvict): copies in and out run side by side,
+    // so under g10-calibrated a copy starts before its room is free and only its end waits for
+    // the room (it ends no earlier than the evictions it needs). Otherwise it starts at roomAt.
+    const bool pipelined = hw_.faultModel == FaultModel::G10Calibrated && hw_.gpuCount == 1;
+    auto copyStart = [&](Bytes bytes, LinkId id) {
+        if (!pipelined || bytes <= 0 || !link(id).present()) return *roomAt;
+        return std::max(t, *roomAt - link(id).duration(bytes));
+    };
+    Nanoseconds hostReady = copyStart(fromHost, LinkId::HostToGpu), ssdReady = copyStart(fromSsd, LinkId::SsdToGpu);
     // Blocks still being written out to host/SSD can only come back after they land.
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         const Block& x = blocks_[b];
@@ -89,7 +98,8 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         if (fromHost > 0) pendingPrefetch_[0].push_back({hostDone, tensor});
         if (fromSsd > 0 && link(LinkId::SsdToGpu).present()) pendingPrefetch_[1].push_back({ssdDone, tensor});
     }
-    const Nanoseconds zeroDone = *roomAt + allocTime(zero, hw_);
+    // Preallocation pairs each page with an eviction in the same tick too (processAlloc).
+    const Nanoseconds zeroDone = pipelined ? std::max(t + allocTime(zero, hw_), *roomAt) : *roomAt + allocTime(zero, hw_);
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Gpu) continue;

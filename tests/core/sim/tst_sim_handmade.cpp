@@ -140,6 +140,38 @@ private slots:
         QCOMPARE(fifo.kernels[0].end, Nanoseconds(2 * k4MCopy + 4 * 1000 + 1000));
     }
 
+    void g10PrefetchCopiesInWhileItsRoomIsCopiedOut() {
+        // GPU 4 MiB: A (4 MiB) starts on it, B (4 MiB) on host. k0 reads A; at k1 (t = 1000)
+        // the plan prefetches B for k2, so A must leave (4194304 ns at 1 B/ns, 1000 -> 4195304).
+        TinyProfile p;
+        const TensorId a = p.tensor("A", k4M, true);
+        const TensorId b = p.tensor("B", k4M, true);
+        p.kernel("k0", 1000, {a}, {});
+        p.kernel("k1", 1000, {}, {});
+        p.kernel("k2", 1000, {b}, {});
+        HardwareConfig hw = unitMachine(k4M);
+        hw.hostCapacity = 64 * kMiB;
+        hw.weightsStartOn = Tier::Gpu;
+        Plan plan;
+        plan.directives.push_back(Directive{1, DirectiveKind::Prefetch, b, Tier::Gpu});
+        // g10-calibrated: G10's batcher takes each page of B in the tick that evicts a page of
+        // A, so B's copy runs beside A's and lands with it, at 4195304. k2 starts at 2000 and
+        // runs while B arrives: it ends at 4195304, 4195304 - 2000 - 1000 of it late prefetch.
+        hw.faultModel = FaultModel::G10Calibrated;
+        const SimulationResult g10 = simulate(p.profile, plan, hw);
+        QCOMPARE(g10.kernels[2].start, Nanoseconds(2000));
+        QCOMPARE(g10.kernels[2].end, Nanoseconds(1000 + k4MCopy));
+        QCOMPARE(g10.kernels[2].latePrefetchStall, Nanoseconds(1000 + k4MCopy - 3000));
+        QCOMPARE(traffic(g10, LinkId::GpuToHost), k4M);
+        QCOMPARE(traffic(g10, LinkId::HostToGpu), k4M);
+        QVERIFY(g10.peakGpuBytes <= hw.gpuCapacity);
+        // analytic: B's copy starts once A is out (4195304) and lands at 8389608; k2 computes
+        // after it.
+        hw.faultModel = FaultModel::Analytic;
+        const SimulationResult analytic = simulate(p.profile, plan, hw);
+        QCOMPARE(analytic.kernels[2].end, Nanoseconds(1000 + 2 * k4MCopy + 1000));
+    }
+
     void g10LookaheadMapsTheWorkspace() {
         // GPU 8 MiB. A (4 MiB) and X (4 KiB) start on the GPU; k0 reads A, k1 (5 ms) nothing,
         // k2 reads X and needs a 4 MiB workspace: 4 KiB short, so one 2 MiB block of A must
