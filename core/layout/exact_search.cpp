@@ -76,7 +76,8 @@ CapacitySearch::CapacitySearch(const SectionedProblem& problem, Bytes capacity, 
                                const std::atomic<bool>* stop, std::chrono::steady_clock::time_point deadline,
                                std::uint32_t seed)
     : p_(problem), capacity_(capacity), keys_(keys), stop_(stop), deadline_(deadline), random_(seed),
-      perturbed_(seed != 0) {
+      perturbed_(seed != 0), keyStride_(static_cast<std::int64_t>(problem.size()) + 1),
+      packedKeys_(capacity + problem.alignment < std::numeric_limits<std::int64_t>::max() / keyStride_ - 1) {
     const size_t n = p_.size();
     const size_t sections = static_cast<size_t>(p_.sectionCount);
     initialBytes_.assign(sections, 0);
@@ -208,19 +209,24 @@ SearchOutcome CapacitySearch::run(std::int64_t nodeLimit) {
 
 SearchOutcome CapacitySearch::search(const Partition& partition, Bytes minOffset, std::int32_t minRank) {
     if (outOfBudget()) return SearchOutcome::Stopped;
+    // Candidates in ascending (minOffset, rank). The pair is packed into one integer where it
+    // fits (offsets never exceed the capacity): this sort is a third of the search's time, and
+    // one comparison instead of two makes it about a quarter faster.
     struct Candidate {
-        Bytes offset;
+        std::int64_t key;
         std::int32_t rank;
         std::int32_t buffer;
     };
     std::vector<Candidate> candidates;
     candidates.reserve(partition.buffers.size());
     for (const std::int32_t b : partition.buffers)
-        if (offset_[b] == kNoOffset) candidates.push_back({minOffset_[b], rank_[b], b});
+        if (offset_[b] == kNoOffset)
+            candidates.push_back({packedKeys_ ? minOffset_[b] * keyStride_ + rank_[b] : minOffset_[b], rank_[b], b});
     if (candidates.empty()) return SearchOutcome::Found;
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-        return a.offset != b.offset ? a.offset < b.offset : a.rank < b.rank;
+        return a.key != b.key ? a.key < b.key : a.rank < b.rank;
     });
+    auto offsetOf = [&](const Candidate& c) { return minOffset_[c.buffer]; };
 
     // Section bound: in each section the unplaced buffers stack above the highest of (its floor,
     // the last offset placed - placements go upwards - and the lowest offset any of them can
@@ -235,10 +241,10 @@ SearchOutcome CapacitySearch::search(const Partition& partition, Bytes minOffset
     for (const Candidate& c : candidates) {
         const std::int32_t b = c.buffer;
         for (std::int32_t s = next(p_.first[b]); s < p_.last[b]; s = next(s)) {
-            sectionMin_[s] = c.offset;
+            sectionMin_[s] = offsetOf(c);
             paint_[s] = s + 1;
         }
-        minHeight = std::min(minHeight, c.offset + p_.sizes[b]);
+        minHeight = std::min(minHeight, offsetOf(c) + p_.sizes[b]);
     }
     for (std::int32_t s = partition.lo; s < partition.hi; ++s) {
         if (unplacedBytes_[s] == 0) continue;
@@ -247,14 +253,15 @@ SearchOutcome CapacitySearch::search(const Partition& partition, Bytes minOffset
     }
 
     for (const Candidate& c : candidates) {
+        const Bytes offset = offsetOf(c);
         // Canonical order: offsets ascend along a branch, ties in preorder.
-        if (c.offset < minOffset || (c.offset == minOffset && c.rank < minRank)) continue;
+        if (offset < minOffset || (offset == minOffset && c.rank < minRank)) continue;
         // Dominance: a buffer placed at or above the top some other unplaced buffer could reach
         // leaves a gap that buffer would drop into; that layout is reached in another branch.
-        if (c.offset >= minHeight) break;
-        if (c.offset + p_.sizes[c.buffer] > capacity_) continue;
+        if (offset >= minHeight) break;
+        if (offset + p_.sizes[c.buffer] > capacity_) continue;
         if (twinWaiting(c.buffer)) continue;
-        const SearchOutcome outcome = placeAndRecurse(partition, c.buffer, c.offset, c.rank);
+        const SearchOutcome outcome = placeAndRecurse(partition, c.buffer, offset, c.rank);
         if (outcome == SearchOutcome::HatlessFailure) break;
         if (outcome != SearchOutcome::Infeasible) return outcome;
     }

@@ -88,6 +88,9 @@ private:
     const std::chrono::steady_clock::time_point deadline_;
     std::mt19937 random_;
     const bool perturbed_;
+    // Candidates sort by minOffset * keyStride_ + rank when that cannot overflow (ranks < n).
+    const std::int64_t keyStride_;
+    const bool packedKeys_;
     std::vector<std::int32_t> rank_;        // preorder position of each buffer
     // The previous buffer (in preorder) of the same size and section span, or -1: identical
     // buffers are interchangeable, so they are placed in preorder only (symmetry breaking).
