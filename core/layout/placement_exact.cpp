@@ -1,6 +1,7 @@
 // exact placement: branch and bound (core/layout/exact_search.h) run as a portfolio of static
-// preorders on worker threads with restarts, and, without a capacity, a bisection on the arena
-// between the LOAD lower bound and the best layout found. docs/layout-exact.md has the numbers.
+// preorders side by side on worker threads and, without a capacity, stepping the arena down from
+// the best layout found (greedy safety net, then the search) towards the LOAD lower bound, all
+// within the time limit. docs/layout-exact.md has the numbers.
 #include "core/layout/exact_search.h"
 #include "core/layout/greedy_placer.h"
 #include "core/layout/placement.h"

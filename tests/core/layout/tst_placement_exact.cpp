@@ -148,7 +148,7 @@ private slots:
     }
 
     void singleThreadedSearchIsDeterministic() {
-        // One worker: the same layout every run (the CI runs and the documented numbers rely on it).
+        // One worker: the same layout every run (TWA and TAW round robin, no thread race).
         PlacementOptions options;
         options.timeLimitSeconds = 120;
         options.threads = 1;
