@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -49,8 +50,11 @@ struct SectionedProblem {
 
 class CapacitySearch {
 public:
+    // seed 0: the preorder exactly as the keys give it; otherwise the preorder is perturbed by
+    // random swaps of neighbours (a different search tree with the same heuristic flavour).
     CapacitySearch(const SectionedProblem& problem, Bytes capacity, const PreorderKeys& keys,
-                   const std::atomic<bool>* stop, std::chrono::steady_clock::time_point deadline);
+                   const std::atomic<bool>* stop, std::chrono::steady_clock::time_point deadline,
+                   std::uint32_t seed = 0);
 
     // Searches until an answer, the node limit (counted over the whole call), the deadline or
     // the stop flag. May be called again with a larger limit: it starts over.
@@ -72,6 +76,7 @@ private:
     // Re-ranks a part's buffers by the preorder keys with the section loads as they are now.
     void rerank(std::vector<std::int32_t>& buffers);
     std::int64_t key(char letter, std::int32_t buffer, const std::vector<Bytes>& sectionBytes) const;
+    void perturb(std::vector<std::int32_t>& order);
     bool twinWaiting(std::int32_t buffer) const {
         return twinBefore_[buffer] >= 0 && offset_[twinBefore_[buffer]] < 0;
     }
@@ -81,6 +86,11 @@ private:
     const PreorderKeys keys_;
     const std::atomic<bool>* stop_;
     const std::chrono::steady_clock::time_point deadline_;
+    std::mt19937 random_;
+    const bool perturbed_;
+    // Candidates sort by minOffset * keyStride_ + rank when that cannot overflow (ranks < n).
+    const std::int64_t keyStride_;
+    const bool packedKeys_;
     std::vector<std::int32_t> rank_;        // preorder position of each buffer
     // The previous buffer (in preorder) of the same size and section span, or -1: identical
     // buffers are interchangeable, so they are placed in preorder only (symmetry breaking).
