@@ -65,6 +65,7 @@ protected:
 
 private:
     void rebuildRows();
+    void showLinkWindow();
     double toAxis(Nanoseconds sinceIterationStart) const;
     double axisEnd() const;
 
