@@ -8,9 +8,10 @@ namespace {
 thread_local ScopedReadProgress* current = nullptr;
 }
 
-ScopedReadProgress::ScopedReadProgress(const LoadProgress& progress, std::uint64_t expectedBytes, double readShare)
+ScopedReadProgress::ScopedReadProgress(const LoadProgress& progress, std::uint64_t expectedBytes, double readShare,
+                                       double parseEnd)
     : progress_(progress), expectedBytes_(std::max<std::uint64_t>(expectedBytes, 1)), readShare_(readShare),
-      previous_(current) {
+      parseEnd_(parseEnd), previous_(current) {
     current = this;
 }
 
@@ -36,6 +37,20 @@ void noteFileRead() {
     // Parsing has no byte count of its own: the file's share of the read stage is what shows.
     const double read = double(std::min(current->readBytes_, current->expectedBytes_)) / double(current->expectedBytes_);
     current->reportAtLeast(read * current->readShare_, "parsing");
+}
+
+void noteParsed(std::size_t position, std::size_t size) {
+    if (!current || size == 0) return;
+    const double parsed = double(position) / double(size);
+    current->reportAtLeast(current->readShare_ + parsed * (current->parseEnd_ - current->readShare_),
+                           position >= size ? "building" : "parsing");
+}
+
+void noteBuilding(std::size_t done, std::size_t total) {
+    if (!current || total == 0) return;
+    // Below 1: "done" is reported by the loader once the importer has returned.
+    const double built = 0.99 * double(std::min(done, total)) / double(total);
+    current->reportAtLeast(current->parseEnd_ + built * (1.0 - current->parseEnd_), "building");
 }
 
 }  // namespace spillway::detail

@@ -1,7 +1,7 @@
 // Loading with progress and cancel: the fractions only grow, start at 0 and end at 1, the bytes
-// read of a file larger than one read chunk come in several reports before "parsing", the
-// profile is the same as without progress, and a set cancel flag stops the load with
-// LoadCancelled before anything is parsed.
+// read of a file larger than one read chunk come in several reports, then the JSON parse reports
+// its position, then "building", then "done"; the profile is the same as without progress; a set
+// cancel flag stops the load with LoadCancelled while reading or part way through the parse.
 #include "core/io/import_error.h"
 #include "core/io/native_json.h"
 #include "core/io/profile_loader.h"
@@ -62,7 +62,29 @@ private slots:
                 if (reports[i].stage == stage) return int(i);
             return -1;
         };
-        QVERIFY(at("reading") > 0 && at("parsing") > at("reading") && at("done") > at("parsing"));
+        QVERIFY(at("reading") > 0 && at("parsing") > at("reading") && at("building") > at("parsing") &&
+                at("done") > at("building"));
+        // The JSON parse of a file over a few MiB reports its position more than once.
+        int parsing = 0;
+        for (const Report& r : reports) parsing += r.stage == "parsing";
+        QVERIFY2(parsing >= 3, "the parse reports its position every MiB");
+        int building = 0;
+        for (const Report& r : reports) building += r.stage == "building";
+        QVERIFY2(building >= 2, "building 8000 tensors and 4000 kernels reports every 4096 items");
+    }
+
+    void cancelDuringTheParseStopsIt() {
+        std::atomic<bool> cancel{false};
+        std::vector<Report> reports;
+        LoadProgress progress;
+        progress.cancel = &cancel;
+        int parsing = 0;
+        progress.report = [&](double f, std::string_view stage) {
+            reports.push_back({f, std::string(stage)});
+            if (stage == "parsing" && ++parsing == 3) cancel = true;  // a few MiB into the parse
+        };
+        QVERIFY_THROWS_EXCEPTION(LoadCancelled, loadProfile(bigFile_, {}, progress));
+        QCOMPARE(reports.back().stage, std::string("parsing"));
     }
 
     void cancelStopsBeforeParsing() {
