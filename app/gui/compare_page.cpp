@@ -135,6 +135,8 @@ void ComparePage::clear() {
     rebuild();
 }
 
+QList<QWidget*> ComparePage::timeViews() const { return {stalls_, timelineBox_}; }
+
 QString ComparePage::tableTsv() const { return model_->toTsv(); }
 
 void ComparePage::copyTable() { QApplication::clipboard()->setText(tableTsv()); }

@@ -51,6 +51,9 @@ public:
     views::RunDifferenceModel* differenceModel() const { return model_; }
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
     const std::vector<views::MemoryTimelineWidget*>& memoryTimelines() const { return timelines_; }
+    // The parts that show time (stalls, the timelines), for the arrow keys; not the list and
+    // the table, which keep their own arrows.
+    QList<QWidget*> timeViews() const;
 
 signals:
     void runsChanged(int count);

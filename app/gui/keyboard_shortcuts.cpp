@@ -66,6 +66,8 @@ QMenu* KeyboardShortcuts::addViewMenu(QMenuBar* bar, QAction* before) {
 }
 
 void KeyboardShortcuts::attachPanKeys(QWidget* view) {
+    // A click anywhere in the view (its plots take no focus) gives it the focus the keys need.
+    if (view->focusPolicy() == Qt::NoFocus) view->setFocusPolicy(Qt::ClickFocus);
     view->addAction(panLeft_);
     view->addAction(panRight_);
 }

@@ -220,8 +220,9 @@ void MainWindow::createCompareKeyboardAndFind() {
         connect(keys, &QAction::triggered, this, [this] { KeyboardShortcuts::showShortcutsDialog(this, menuBar()); });
         helpMenu->menu()->insertAction(helpMenu->menu()->actions().value(0), keys);
     }
-    for (QWidget* timeView : {static_cast<QWidget*>(timeline_), static_cast<QWidget*>(stalls_), static_cast<QWidget*>(compare_)})
+    for (QWidget* timeView : {static_cast<QWidget*>(timeline_), static_cast<QWidget*>(stalls_)})
         shortcuts_->attachPanKeys(timeView);
+    for (QWidget* timeView : compare_->timeViews()) shortcuts_->attachPanKeys(timeView);
 
     findBar_ = new FindBar([this] { return data_ ? data_->profile : nullptr; }, this);
     auto* findToolBar = addToolBar(tr("Find"));

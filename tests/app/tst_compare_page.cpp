@@ -141,6 +141,21 @@ private slots:
         QCOMPARE(window.comparePage()->runs()[0], first);  // the snapshot stays as it was
         QCOMPARE(window.comparePage()->runs()[1]->hardware.gpuCapacity, window.currentRun()->hardware.gpuCapacity);
         QCOMPARE(window.comparePage()->memoryTimelines()[1]->capacityLineBytes(), double(window.currentRun()->hardware.gpuCapacity));
+        // The arrows pan in the compare page's timelines, not in its run list.
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.tabs()->setCurrentWidget(window.comparePage());
+        const Nanoseconds end = window.currentRun()->result.iterationTime;
+        window.viewLink()->setTimeRange({0, end / 4});
+        window.comparePage()->runList()->setCurrentRow(0);
+        window.comparePage()->runList()->setFocus();
+        QTest::keyClick(window.comparePage()->runList(), Qt::Key_Down);
+        QCOMPARE(window.comparePage()->runList()->currentRow(), 1);  // the list moved
+        QCOMPARE(window.viewLink()->timeRange(), (views::TimeRange{0, end / 4}));
+        views::MemoryTimelineWidget* timeline = window.comparePage()->memoryTimelines()[0];
+        timeline->setFocus();
+        QTest::keyClick(timeline, Qt::Key_Right);
+        QVERIFY(window.viewLink()->timeRange().start > 0);
     }
 };
 
