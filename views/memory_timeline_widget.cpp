@@ -1,6 +1,7 @@
 #include "views/memory_timeline_widget.h"
 
 #include "views/format_units.h"
+#include "views/time_window.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -56,6 +57,13 @@ MemoryTimelineWidget::MemoryTimelineWidget(ViewLink* link, QWidget* parent) : QW
     connect(plot_->selectionRect(), &QCPSelectionRect::accepted, this,
             [this](const QRect& rect, QMouseEvent*) { selectFromPixels(rect.left(), rect.right()); });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { link_->clearTimeRange(); });
+    // The wheel zooms the shared window (the band) around the time under the cursor.
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* event) {
+        if (!run_ || event->angleDelta().y() == 0) return;
+        const double anchor = plot_->xAxis->pixelToCoord(event->position().x()) * kNsPerMs;
+        link_->setTimeRange(zoomWindow(link_->timeRange(), run_->result.iterationTime,
+                                       event->angleDelta().y() > 0 ? 1.25 : 0.8, anchor));
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -67,6 +75,11 @@ MemoryTimelineWidget::MemoryTimelineWidget(ViewLink* link, QWidget* parent) : QW
 
 void MemoryTimelineWidget::setRun(std::shared_ptr<const RunViewData> run) {
     run_ = std::move(run);
+    redraw();
+}
+
+void MemoryTimelineWidget::setTimeAxisEnd(Nanoseconds end) {
+    timeAxisEnd_ = end;
     redraw();
 }
 
@@ -179,7 +192,7 @@ void MemoryTimelineWidget::redraw() {
               tr("theoretical peak %1").arg(formatBytes(run_->theoreticalPeak)));
     Bytes offGpu = 1;
     for (const ResidencySample& s : r.residency) offGpu = std::max({offGpu, s.host, s.ssd});
-    plot_->xAxis->setRange(0, std::max(endMs, 1e-6));
+    plot_->xAxis->setRange(0, std::max({endMs, double(timeAxisEnd_) / kNsPerMs, 1e-6}));
     plot_->yAxis->setRange(0, double(top) / byteScale_ * 1.1);
     plot_->yAxis->setLabel(tr("GPU resident (%1)").arg(unit));
     plot_->yAxis2->setRange(0, double(offGpu) / byteScale_ * 1.1);

@@ -22,6 +22,8 @@ public:
 
     // nullptr shows an empty chart.
     void setRun(std::shared_ptr<const RunViewData> run);
+    // Compare mode: timelines of several runs share one time scale, the longest run's.
+    void setTimeAxisEnd(Nanoseconds end);
 
     // What is drawn, for tests and for the app's export: values in bytes and nanoseconds.
     QCustomPlot* plot() const { return plot_; }
@@ -49,6 +51,7 @@ private:
     int stackedKinds_ = 0;
     int highlighted_ = 0;
     Nanoseconds cursorTime_ = -1;
+    Nanoseconds timeAxisEnd_ = 0;
 };
 
 }  // namespace spillway::views

@@ -1,6 +1,7 @@
 #include "views/tensor_gantt_widget.h"
 
 #include "views/format_units.h"
+#include "views/time_window.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -25,10 +26,8 @@ TensorGanttWidget::TensorGanttWidget(ViewLink* link, QWidget* parent) : QWidget(
     setMinimumSize(300, 200);
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
-    connect(link_, &ViewLink::timeRangeChanged, this, [this](TimeRange range) {
-        if (axis_ != Axis::Time) return;
-        if (range.isEmpty()) resetView();
-        else setView(double(range.start), double(range.end));
+    connect(link_, &ViewLink::timeRangeChanged, this, [this] {
+        if (axis_ == Axis::Time) showLinkWindow();
     });
     connect(link_, &ViewLink::selectedTensorChanged, this, qOverload<>(&QWidget::update));
     connect(link_, &ViewLink::selectedKernelChanged, this, &TensorGanttWidget::followKernel);
@@ -37,7 +36,14 @@ TensorGanttWidget::TensorGanttWidget(ViewLink* link, QWidget* parent) : QWidget(
 void TensorGanttWidget::setRun(std::shared_ptr<const RunViewData> run) {
     run_ = std::move(run);
     rebuildRows();
-    resetView();
+    showLinkWindow();
+}
+
+// On the time axis the chart shows the link's window (the range every time view shares).
+void TensorGanttWidget::showLinkWindow() {
+    const TimeRange range = link_->timeRange();
+    if (axis_ == Axis::Time && !range.isEmpty()) setView(double(range.start), double(range.end));
+    else setView(0, axisEnd());
 }
 
 void TensorGanttWidget::setSortKey(SortKey key) {
@@ -62,7 +68,7 @@ void TensorGanttWidget::setJobFilter(std::optional<JobId> job) {
 
 void TensorGanttWidget::setAxis(Axis axis) {
     axis_ = axis;
-    resetView();
+    showLinkWindow();
 }
 
 void TensorGanttWidget::rebuildRows() {
@@ -141,9 +147,22 @@ void TensorGanttWidget::setView(double from, double to) {
     update();
 }
 
-void TensorGanttWidget::resetView() { setView(0, axisEnd()); }
+// On the time axis zoom, pan and reset move the link's window, so every time view follows; on
+// the kernel axis they move this chart only.
+void TensorGanttWidget::resetView() {
+    if (axis_ == Axis::Time) link_->clearTimeRange();
+    setView(0, axisEnd());
+}
 
 void TensorGanttWidget::zoom(double factor, double anchor) {
+    if (axis_ == Axis::Time && run_) {
+        const Nanoseconds end = run_->result.iterationTime;
+        const TimeRange current{std::llround(viewFrom_), std::llround(viewTo_)};
+        const TimeRange window = current == TimeRange{0, end} ? TimeRange{} : current;
+        link_->setTimeRange(zoomWindow(window, end, factor, anchor));
+        showLinkWindow();
+        return;
+    }
     const double from = anchor - (anchor - viewFrom_) / factor;
     const double to = anchor + (viewTo_ - anchor) / factor;
     if (to - from < 1e-3) return;
@@ -151,6 +170,11 @@ void TensorGanttWidget::zoom(double factor, double anchor) {
 }
 
 void TensorGanttWidget::pan(double fraction) {
+    if (axis_ == Axis::Time && run_) {
+        link_->setTimeRange(panWindow(link_->timeRange(), run_->result.iterationTime, fraction));
+        showLinkWindow();
+        return;
+    }
     const double shift = (viewTo_ - viewFrom_) * fraction;
     setView(viewFrom_ + shift, viewTo_ + shift);
 }
@@ -330,6 +354,11 @@ void TensorGanttWidget::mouseMoveEvent(QMouseEvent* event) {
     const double dx = event->position().x() - dragFrom_->x();
     const double width = viewTo_ - viewFrom_;
     const double from = dragViewFrom_ - dx / chartRect().width() * width;
+    if (axis_ == Axis::Time && run_ && !link_->timeRange().isEmpty()) {
+        link_->setTimeRange(panWindow({std::llround(dragViewFrom_), std::llround(dragViewFrom_ + width)},
+                                      run_->result.iterationTime, (from - dragViewFrom_) / width));
+        return;
+    }
     setView(from, from + width);
 }
 

@@ -68,6 +68,7 @@ protected:
 
 private:
     void rebuildRows();
+    void showLinkWindow();
     double toAxis(Nanoseconds sinceIterationStart) const;
     double axisEnd() const;
     void followKernel(std::int64_t runIndex);

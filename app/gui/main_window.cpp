@@ -1,7 +1,11 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/compare_page.h"
 #include "app/gui/export_actions.h"
+#include "app/gui/find_bar.h"
 #include "app/gui/g10_graph_prompt.h"
+#include "app/gui/keyboard_navigator.h"
+#include "app/gui/keyboard_shortcuts.h"
 #include "app/gui/lesson_dock.h"
 #include "app/gui/offsets_page.h"
 #include "app/gui/open_dialog_filters.h"
@@ -39,6 +43,10 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace spillway::app {
@@ -75,6 +83,7 @@ MainWindow::MainWindow(const QString& workspacePath, QWidget* parent) : QMainWin
     createWorkspaceDock(workspacePath);
     lessonPlayer_ = installLessonPlayer(this);
     play_ = installPlayToolBar(this);
+    createCompareKeyboardAndFind();
     createStatusBar();
     updateTitleAndActions();
     restoreWindowState();
@@ -180,6 +189,71 @@ void MainWindow::createWhatIfDock() {
     });
 }
 
+// ---- compare mode, keyboard navigation, find ------------------------------------------------
+
+void MainWindow::createCompareKeyboardAndFind() {
+    compare_ = new ComparePage(link_, tabs_);
+    tabs_->addTab(compare_, tr("Compare"));
+    addToComparison_ = new QAction(QIcon::fromTheme("list-add"), tr("&Add Run to Comparison"), this);
+    addToComparison_->setObjectName("addToComparisonAction");
+    addToComparison_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    addToComparison_->setStatusTip(tr("Keep the current run in the Compare tab"));
+    connect(addToComparison_, &QAction::triggered, this, [this] {
+        if (!run_) {
+            statusBar()->showMessage(tr("No run to compare yet: open a profile first"), 5000);
+            return;
+        }
+        compare_->addRun(run_);
+        statusBar()->showMessage(tr("%1 added to the comparison (%2 runs)").arg(run_->name).arg(compare_->runCount()), 5000);
+    });
+    addAction(addToComparison_);
+    // The what-if dock gets the button under its panel.
+    if (auto* dock = findChild<QDockWidget*>("whatIfDock")) {
+        auto* box = new QWidget(dock);
+        auto* layout = new QVBoxLayout(box);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(dock->widget());
+        auto* add = new QToolButton(box);
+        add->setDefaultAction(addToComparison_);
+        add->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        layout->addWidget(add);
+        layout->addStretch(1);
+        dock->setWidget(box);
+    }
+
+    navigator_ = new KeyboardNavigator(link_, [this] { return run_; }, this);
+    shortcuts_ = new KeyboardShortcuts(navigator_, this);
+    QAction* helpMenu = menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().last();
+    QMenu* view = shortcuts_->addViewMenu(menuBar(), helpMenu);
+    view->addSeparator();
+    view->addAction(addToComparison_);
+    if (helpMenu && helpMenu->menu()) {
+        QAction* keys = new QAction(tr("&Keyboard Shortcuts"), this);
+        keys->setObjectName("keyboardShortcutsAction");
+        connect(keys, &QAction::triggered, this, [this] { KeyboardShortcuts::showShortcutsDialog(this, menuBar()); });
+        helpMenu->menu()->insertAction(helpMenu->menu()->actions().value(0), keys);
+    }
+    for (QWidget* timeView : {static_cast<QWidget*>(timeline_), static_cast<QWidget*>(stalls_)})
+        shortcuts_->attachPanKeys(timeView);
+    for (QWidget* timeView : compare_->timeViews()) shortcuts_->attachPanKeys(timeView);
+
+    findBar_ = new FindBar([this] { return data_ ? data_->profile : nullptr; }, this);
+    auto* findToolBar = addToolBar(tr("Find"));
+    findToolBar->setObjectName("findToolBar");
+    findToolBar->setMovable(false);
+    findToolBar->addWidget(findBar_);
+    findToolBar->hide();
+    connect(shortcuts_->find(), &QAction::triggered, this, [this, findToolBar] {
+        findToolBar->show();
+        findBar_->activate();
+    });
+    connect(findBar_, &FindBar::closeRequested, this, [this, findToolBar] {
+        findToolBar->hide();
+        if (tabs_->currentWidget()) tabs_->currentWidget()->setFocus();
+    });
+    connect(findBar_, &FindBar::tensorFound, navigator_, &KeyboardNavigator::showTensor);
+}
+
 void MainWindow::simulateCurrent() {
     if (!data_) return;
     runner_->request(data_, whatIf_->settings());
@@ -208,12 +282,22 @@ void MainWindow::createStatusBar() {
     busyLabel_ = new QLabel(this);
     busyBar_ = new QProgressBar(this);
     busyBar_->setObjectName("busyIndicator");
-    busyBar_->setRange(0, 0);  // no steps to count: a busy indicator
+    busyBar_->setRange(0, 100);  // percent of the load (LoadControl)
     busyBar_->setMaximumWidth(140);
     busyBar_->setMaximumHeight(statusBar()->fontMetrics().height() + 4);
     busyBar_->setTextVisible(false);
+    cancelLoadButton_ = new QToolButton(this);
+    cancelLoadButton_->setObjectName("cancelLoadButton");
+    cancelLoadButton_->setText(tr("Cancel"));
+    cancelLoadButton_->setToolTip(tr("Stop loading; the open profile stays open"));
+    connect(cancelLoadButton_, &QToolButton::clicked, this, &MainWindow::cancelLoad);
+    loadPoll_ = new QTimer(this);
+    loadPoll_->setInterval(50);
+    connect(loadPoll_, &QTimer::timeout, this, &MainWindow::pollLoadProgress);
     statusBar()->addWidget(busyLabel_);
     statusBar()->addWidget(busyBar_);
+    statusBar()->addWidget(cancelLoadButton_);
+    cancelLoadButton_->hide();
     statusBar()->addPermanentWidget(statusSummary_);
     busyLabel_->hide();
     busyBar_->hide();
@@ -309,15 +393,50 @@ void MainWindow::openProfile(const QString& path) {
 void MainWindow::openProfileWith(const QString& path, const ImportOptions& options) {
     const quint64 ticket = ++latestLoad_;
     ++pendingLoads_;
+    if (loadControl_) loadControl_->cancel = true;  // a newer load supersedes it: stop reading
+    auto control = std::make_shared<LoadControl>();
+    loadControl_ = control;
+    loadingPath_ = path;
+    busyBar_->setValue(0);
+    loadPoll_->start();
     updateBusyIndicator(path);
     auto* watcher = new QFutureWatcher<ProfileLoadOutcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
         watcher->deleteLater();
         --pendingLoads_;
-        if (ticket == latestLoad_) finishLoad(watcher->result());
+        if (ticket == latestLoad_) {
+            const ProfileLoadOutcome outcome = watcher->result();
+            loadControl_.reset();
+            loadPoll_->stop();
+            if (outcome.ok()) {
+                busyBar_->setValue(100);
+                emit loadProgress(100);
+            }
+            if (!outcome.cancelled) finishLoad(outcome);
+        }
         updateBusyIndicator({});
     });
-    watcher->setFuture(QtConcurrent::run(loadProfileForViews, path, options));
+    // The job holds its own reference to the control: the window may drop it (cancel) first.
+    watcher->setFuture(QtConcurrent::run([path, options, control] { return loadProfileForViews(path, options, control.get()); }));
+}
+
+void MainWindow::pollLoadProgress() {
+    if (!loadControl_) return;
+    const int percent = loadControl_->percent.load(std::memory_order_relaxed);
+    if (percent <= busyBar_->value() || percent >= 100) return;  // 100 once the data is shown
+    busyBar_->setValue(percent);
+    emit loadProgress(percent);
+}
+
+void MainWindow::cancelLoad() {
+    if (!loadControl_) return;
+    loadControl_->cancel = true;
+    loadControl_.reset();
+    loadPoll_->stop();
+    ++latestLoad_;  // the job's result, if it still comes, no longer matches
+    updateBusyIndicator({});
+    statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(loadingPath_).fileName()), 8000);
+    emit loadCancelled(loadingPath_);
 }
 
 void MainWindow::reload() {
@@ -381,10 +500,11 @@ void MainWindow::reportLoadError(const ProfileLoadOutcome& outcome) {
 }
 
 void MainWindow::updateBusyIndicator(const QString& path) {
-    const bool busy = pendingLoads_ > 0;
+    const bool busy = loadControl_ != nullptr;  // a cancelled job may still be winding down
     if (busy && !path.isEmpty()) busyLabel_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     busyLabel_->setVisible(busy);
     busyBar_->setVisible(busy);
+    cancelLoadButton_->setVisible(busy);
 }
 
 void MainWindow::updateTitleAndActions() {

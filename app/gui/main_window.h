@@ -18,6 +18,8 @@ class QMenu;
 class QProgressBar;
 class QTabWidget;
 class QUndoStack;
+class QTimer;
+class QToolButton;
 
 namespace spillway::views {
 class FilteredTableView;
@@ -42,6 +44,10 @@ class LessonPlayer;
 class PlayController;
 class ExportActions;
 class OffsetsPage;
+class ComparePage;
+class FindBar;
+class KeyboardNavigator;
+class KeyboardShortcuts;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -58,6 +64,9 @@ public:
     void openProfileWith(const QString& path, const ImportOptions& options);
 
     bool isLoading() const { return pendingLoads_ > 0; }
+    // Stops the load in progress (the status bar's Cancel): the open profile stays, the load's
+    // result is dropped even if it still arrives, and loadCancelled is emitted. No-op when idle.
+    void cancelLoad();
     const std::shared_ptr<const views::ProfileViewData>& viewData() const { return data_; }
     QString currentPath() const { return currentPath_; }
 
@@ -82,6 +91,11 @@ public:
     ExportActions* exportActions() const { return exportActions_; }
     views::TrafficWidget* trafficView() const { return traffic_; }
     OffsetsPage* offsetsPage() const { return offsets_; }
+    // Compare mode, keyboard navigation and find (docs/app.md).
+    ComparePage* comparePage() const { return compare_; }
+    QAction* addToComparisonAction() const { return addToComparison_; }
+    KeyboardShortcuts* keyboardShortcuts() const { return shortcuts_; }
+    FindBar* findBar() const { return findBar_; }
     // The run the run tabs show; null before the first simulation of the open profile.
     const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
 
@@ -118,6 +132,9 @@ signals:
     void runFailed(const QString& message);
     // `where` is the file and the place in it; `message` says what was expected there.
     void loadFailed(const QString& path, const QString& where, const QString& message);
+    // The newest load's progress as shown in the status bar: increasing, 100 when it succeeded.
+    void loadProgress(int percent);
+    void loadCancelled(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -130,6 +147,7 @@ private:
     void createCentralArea();
     void createStatusBar();
     void createWhatIfDock();
+    void createCompareKeyboardAndFind();
     void simulateCurrent();
     void showRun(std::shared_ptr<const views::RunViewData> run, qint64 elapsedNs);
     void restoreWindowState();
@@ -174,11 +192,22 @@ private:
     ExportActions* exportActions_ = nullptr;
     views::TrafficWidget* traffic_ = nullptr;
     OffsetsPage* offsets_ = nullptr;
+    ComparePage* compare_ = nullptr;
+    QAction* addToComparison_ = nullptr;
+    KeyboardNavigator* navigator_ = nullptr;
+    KeyboardShortcuts* shortcuts_ = nullptr;
+    FindBar* findBar_ = nullptr;
     SimulationRunner* runner_ = nullptr;
     std::shared_ptr<const views::RunViewData> run_;
     QLabel* statusSummary_ = nullptr;
     QLabel* busyLabel_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
+    // Open with progress and cancel: the newest load's control (null when none runs), polled.
+    std::shared_ptr<LoadControl> loadControl_;
+    QString loadingPath_;
+    QTimer* loadPoll_ = nullptr;
+    QToolButton* cancelLoadButton_ = nullptr;
+    void pollLoadProgress();
 
     QAction* openAction_ = nullptr;
     QAction* openFolderAction_ = nullptr;

@@ -8,7 +8,14 @@
 
 namespace spillway::app {
 
-ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options) {
+namespace {
+
+// The core loader's share of the bar; the views' derived data (liveness, peaks) takes the rest.
+constexpr double kLoaderPercent = 90.0;
+
+}  // namespace
+
+ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options, LoadControl* control) {
     ProfileLoadOutcome outcome;
     outcome.path = path;
     outcome.options = options;
@@ -16,8 +23,21 @@ ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions&
     timer.start();
     try {
         const std::filesystem::path fsPath(QFile::encodeName(path).toStdString());
-        auto profile = std::make_shared<const Profile>(loadProfile(fsPath, options));
-        outcome.data = views::makeProfileViewData(std::move(profile));
+        LoadProgress progress;
+        if (control) {
+            progress.cancel = &control->cancel;
+            progress.report = [control](double fraction, std::string_view) {
+                control->percent.store(static_cast<int>(fraction * kLoaderPercent), std::memory_order_relaxed);
+            };
+        }
+        auto profile = std::make_shared<const Profile>(loadProfile(fsPath, options, progress));
+        if (progress.cancelled()) throw LoadCancelled();
+        auto data = views::makeProfileViewData(std::move(profile));
+        if (progress.cancelled()) throw LoadCancelled();
+        outcome.data = std::move(data);
+        if (control) control->percent.store(100, std::memory_order_relaxed);
+    } catch (const LoadCancelled&) {
+        outcome.cancelled = true;
     } catch (const ImportError& e) {
         outcome.errorWhere = QString::fromStdString(e.location().describe());
         outcome.errorMessage = QString::fromStdString(e.message());

@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <memory>
 
 namespace spillway::app {
@@ -18,11 +19,21 @@ struct ProfileLoadOutcome {
     QString errorWhere;    // "file:12:5", "file: /kernels/3/phase" ...
     QString errorMessage;  // what was expected there
     qint64 elapsedNs = 0;  // wall time of the load and the derived data
+    bool cancelled = false;  // stopped on LoadControl::cancel: neither data nor an error
 
     bool ok() const { return data != nullptr; }
 };
 
+// Shared by the GUI thread and the job, as atomics only: the GUI sets `cancel` and polls
+// `percent` (the core loader's progress as 0-90, the views' derived data as 90-100).
+struct LoadControl {
+    std::atomic<bool> cancel{false};
+    std::atomic<int> percent{0};
+};
+
 // Never throws: every failure (ImportError, out of memory, anything else) becomes an error outcome.
-ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options);
+// `control` may be null (no progress, no cancel).
+ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options,
+                                       LoadControl* control = nullptr);
 
 }  // namespace spillway::app

@@ -1,6 +1,9 @@
 #include "core/io/file_text.h"
 
 #include "core/io/import_error.h"
+#include "core/io/load_progress.h"
+
+#include <algorithm>
 
 #include <cerrno>
 #include <cstring>
@@ -23,9 +26,17 @@ std::string readFileText(const std::filesystem::path& path) {
     if (size > 0) {
         text.resize(static_cast<size_t>(size));
         in.seekg(0);
-        in.read(text.data(), size);
+        // In chunks, so a load in progress can report the bytes read and be cancelled.
+        constexpr std::streamoff kChunk = 8 << 20;
+        for (std::streamoff done = 0; done < size && in;) {
+            const std::streamoff n = std::min<std::streamoff>(kChunk, size - done);
+            in.read(text.data() + done, n);
+            done += in.gcount();
+            detail::noteBytesRead(static_cast<std::uint64_t>(in.gcount()));
+        }
     }
     if (in.bad()) throw ImportError(path.string(), "read error");
+    detail::noteFileRead();
     return text;
 }
 

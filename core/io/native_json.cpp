@@ -2,6 +2,7 @@
 
 #include "core/io/file_text.h"
 #include "core/io/import_error.h"
+#include "core/io/load_progress.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -303,7 +304,9 @@ Profile parseNativeProfile(std::string_view text, const std::string& fileLabel) 
     if (text.empty()) throw ImportError(fileLabel, "file is empty; expected a spillway.profile/1 JSON document");
     ordered_json doc;
     try {
-        doc = ordered_json::parse(text.begin(), text.end(), DuplicateKeyGuard(fileLabel));
+        // Through the progress iterator: a large file's parse reports its position and can be cancelled.
+        doc = ordered_json::parse(detail::ParseProgressIterator(text, 0), detail::ParseProgressIterator(text, text.size()),
+                                  DuplicateKeyGuard(fileLabel));
     } catch (const nlohmann::json::parse_error& e) {
         auto loc = locateOffset(fileLabel, text, static_cast<std::int64_t>(e.byte) - 1);
         std::string what = e.what();
@@ -330,10 +333,19 @@ Profile parseNativeProfile(std::string_view text, const std::string& fileLabel) 
     }
     const auto& tensors = r.array(r.field(doc, "", "tensors"), "/tensors");
     p.tensors.reserve(tensors.size());
-    for (size_t i = 0; i < tensors.size(); ++i) p.tensors.push_back(r.tensor(tensors[i], fmt::format("/tensors/{}", i)));
     const auto& kernels = r.array(r.field(doc, "", "kernels"), "/kernels");
+    // Progress (and cancel) every few thousand items of a large profile.
+    const size_t items = tensors.size() + kernels.size();
+    constexpr size_t kProgressEvery = 4096;
+    for (size_t i = 0; i < tensors.size(); ++i) {
+        if (i % kProgressEvery == 0) detail::noteBuilding(i, items);
+        p.tensors.push_back(r.tensor(tensors[i], fmt::format("/tensors/{}", i)));
+    }
     p.kernels.reserve(kernels.size());
-    for (size_t i = 0; i < kernels.size(); ++i) p.kernels.push_back(r.kernel(kernels[i], fmt::format("/kernels/{}", i)));
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        if (i % kProgressEvery == 0) detail::noteBuilding(tensors.size() + i, items);
+        p.kernels.push_back(r.kernel(kernels[i], fmt::format("/kernels/{}", i)));
+    }
     return p;
 }
 

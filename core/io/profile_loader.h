@@ -2,6 +2,7 @@
 // One entry point for every profile format: a path (file or folder) and options in, a Profile
 // out. The CLI, the app and the tests open profiles only through here.
 #include "core/io/import_options.h"
+#include "core/io/load_progress.h"
 #include "core/trace/profile.h"
 
 #include <filesystem>
@@ -28,5 +29,9 @@ std::string detectProfileFormat(const std::filesystem::path& path, const ImportO
 
 // Throws ImportError (file and location in it) on any problem with the input.
 Profile loadProfile(const std::filesystem::path& path, const ImportOptions& options = {});
+
+// The same, reporting progress (bytes read, then parsing, then "done" at 1) and checking
+// `progress.cancel` while reading and between stages; throws LoadCancelled when it is set.
+Profile loadProfile(const std::filesystem::path& path, const ImportOptions& options, const LoadProgress& progress);
 
 }  // namespace spillway

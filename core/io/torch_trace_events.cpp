@@ -1,6 +1,7 @@
 #include "core/io/torch_trace_events.h"
 
 #include "core/io/import_error.h"
+#include "core/io/load_progress.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -144,7 +145,7 @@ private:
 
 json parseDocument(std::string_view text, const std::string& file) {
     try {
-        return json::parse(text.begin(), text.end());
+        return json::parse(detail::ParseProgressIterator(text, 0), detail::ParseProgressIterator(text, text.size()));
     } catch (const json::parse_error& strictError) {
         // Retry once without trailing commas (a known export quirk); report the strict error
         // when that does not help, since its position is in the file as it is.
