@@ -1,5 +1,7 @@
 #include "views/what_if_panel.h"
 
+#include "core/layout/operator_order.h"
+#include "core/layout/placement.h"
 #include "core/policy/planner.h"
 #include "core/sim/hardware_presets.h"
 #include "views/format_units.h"
@@ -8,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QSignalBlocker>
+#include <QSpinBox>
 
 #include <cmath>
 
@@ -51,6 +54,22 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     ssd_ = spin(this, "ssdBox", 1000, 2, tr(" GB/s"), tr("SSD bandwidth, every SSD link"));
     pcie_ = spin(this, "pcieBox", 1000, 2, tr(" GB/s"), tr("Host<->GPU bandwidth, each direction"));
     fault_ = spin(this, "faultBox", 100000, 1, tr(" µs"), tr("Fault handling latency per batch"));
+    batch_ = new QSpinBox(this);
+    batch_->setObjectName("faultBatchBox");
+    batch_->setRange(1, 1 << 20);
+    batch_->setSuffix(tr(" pages"));
+    batch_->setToolTip(tr("4 KiB pages the UVM driver handles per fault batch"));
+    batch_->setKeyboardTracking(false);
+    order_ = new QComboBox(this);
+    order_->setObjectName("orderBox");
+    for (const std::string& n : orderMethodNames()) order_->addItem(toQString(n));
+    order_->setToolTip(tr("Operator order the layout is planned for (Offsets tab); the simulation replays the "
+                          "profile's order"));
+    placement_ = new QComboBox(this);
+    placement_->setObjectName("placementBox");
+    for (const std::string& n : placementMethodNames()) placement_->addItem(toQString(n));
+    placement_->setCurrentText("best");
+    placement_->setToolTip(tr("How tensors are placed in the arena (Offsets tab)"));
     auto* form = new QFormLayout(this);
     form->addRow(tr("&Machine"), preset_);
     form->addRow(tr("&GPU memory"), gpu_);
@@ -58,12 +77,17 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("&SSD bandwidth"), ssd_);
     form->addRow(tr("&PCIe bandwidth"), pcie_);
     form->addRow(tr("&Fault latency"), fault_);
+    form->addRow(tr("Fault &batch"), batch_);
     form->addRow(tr("P&olicy"), policy_);
+    form->addRow(tr("O&rder"), order_);
+    form->addRow(tr("Pl&acement"), placement_);
     connect(preset_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
         loadPreset(id);
         emitChange();
     });
-    connect(policy_, &QComboBox::currentTextChanged, this, &WhatIfPanel::emitChange);
+    for (QComboBox* box : {policy_, order_, placement_})
+        connect(box, &QComboBox::currentTextChanged, this, &WhatIfPanel::emitChange);
+    connect(batch_, &QSpinBox::valueChanged, this, &WhatIfPanel::emitChange);
     for (QDoubleSpinBox* box : {gpu_, host_, ssd_, pcie_, fault_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::emitChange);
     quiet_ = true;
@@ -81,6 +105,7 @@ void WhatIfPanel::loadPreset(const QString& id) {
     ssd_->setValue(double(hw.ssdToGpu.bytesPerSecond) / kGBps);
     pcie_->setValue(double(hw.hostToGpu.bytesPerSecond) / kGBps);
     fault_->setValue(double(hw.faultLatency) / 1000.0);
+    batch_->setValue(int(std::min<std::int64_t>(hw.faultBatchPages, batch_->maximum())));
     quiet_ = wasQuiet;
 }
 
@@ -93,6 +118,9 @@ WhatIfSettings WhatIfPanel::settings() const {
     s.ssdBytesPerSecond = std::llround(ssd_->value() * kGBps);
     s.pcieBytesPerSecond = std::llround(pcie_->value() * kGBps);
     s.faultLatencyNs = std::llround(fault_->value() * 1000.0);
+    s.faultBatchPages = batch_->value();
+    s.order = order_->currentText();
+    s.placement = placement_->currentText();
     return s;
 }
 
@@ -105,6 +133,9 @@ void WhatIfPanel::setSettings(const WhatIfSettings& s) {
     ssd_->setValue(double(s.ssdBytesPerSecond) / kGBps);
     pcie_->setValue(double(s.pcieBytesPerSecond) / kGBps);
     fault_->setValue(double(s.faultLatencyNs) / 1000.0);
+    if (s.faultBatchPages > 0) batch_->setValue(int(std::min<qint64>(s.faultBatchPages, batch_->maximum())));
+    if (order_->findText(s.order) >= 0) order_->setCurrentText(s.order);
+    if (placement_->findText(s.placement) >= 0) placement_->setCurrentText(s.placement);
     quiet_ = false;
 }
 

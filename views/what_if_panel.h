@@ -1,6 +1,6 @@
 #pragma once
 // The what-if panel: the machine (preset, GPU and host memory, SSD and PCIe bandwidth, fault
-// latency) and the migration policy. Every change emits the whole new setting at once; picking
+// latency and batch), the migration policy, and the order and placement methods of the layout. Every change emits the whole new setting at once; picking
 // a preset resets the values to the preset's. It only edits settings: the app simulates them.
 #include "views/what_if_settings.h"
 
@@ -8,6 +8,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QSpinBox;
 
 namespace spillway::views {
 
@@ -26,6 +27,9 @@ public:
     QComboBox* policyBox() const { return policy_; }
     QDoubleSpinBox* gpuBox() const { return gpu_; }
     QDoubleSpinBox* ssdBox() const { return ssd_; }
+    QSpinBox* faultBatchBox() const { return batch_; }
+    QComboBox* orderBox() const { return order_; }
+    QComboBox* placementBox() const { return placement_; }
 
 signals:
     void settingsChanged(const spillway::views::WhatIfSettings& settings);
@@ -41,6 +45,9 @@ private:
     QDoubleSpinBox* ssd_;    // GB/s
     QDoubleSpinBox* pcie_;   // GB/s
     QDoubleSpinBox* fault_;  // us
+    QSpinBox* batch_;        // pages per fault batch
+    QComboBox* order_;
+    QComboBox* placement_;
     bool quiet_ = false;
 };
 

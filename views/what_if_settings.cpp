@@ -3,10 +3,14 @@
 namespace spillway::views {
 
 std::vector<std::string> WhatIfSettings::hardwareOverrides() const {
-    return {"gpu_capacity_bytes=" + std::to_string(gpuBytes), "host_capacity_bytes=" + std::to_string(hostBytes),
-            "ssd.bytes_per_s=" + std::to_string(ssdBytesPerSecond),
-            "pcie.bytes_per_s=" + std::to_string(pcieBytesPerSecond),
-            "fault_latency_ns=" + std::to_string(faultLatencyNs)};
+    std::vector<std::string> overrides{"gpu_capacity_bytes=" + std::to_string(gpuBytes),
+                                       "host_capacity_bytes=" + std::to_string(hostBytes),
+                                       "ssd.bytes_per_s=" + std::to_string(ssdBytesPerSecond),
+                                       "pcie.bytes_per_s=" + std::to_string(pcieBytesPerSecond),
+                                       "fault_latency_ns=" + std::to_string(faultLatencyNs)};
+    // 0 = the preset's batch (settings written before the panel had the field).
+    if (faultBatchPages > 0) overrides.push_back("fault_batch_pages=" + std::to_string(faultBatchPages));
+    return overrides;
 }
 
 }  // namespace spillway::views

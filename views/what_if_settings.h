@@ -1,6 +1,6 @@
 #pragma once
 // What the what-if panel asks for: a machine (a preset and the values the user changed), and a
-// migration policy. Plain data: the panel fills it, the app simulates it.
+// migration policy, and the layout methods. Plain data: the panel fills it, the app simulates it.
 #include <QString>
 
 #include <string>
@@ -16,6 +16,11 @@ struct WhatIfSettings {
     qint64 ssdBytesPerSecond = 0;   // all four SSD links
     qint64 pcieBytesPerSecond = 0;  // host<->GPU, both directions
     qint64 faultLatencyNs = 0;
+    qint64 faultBatchPages = 0;  // 4 KiB pages per fault batch
+    // Operator order and placement methods (core/layout): they plan the arena the Offsets tab
+    // shows. The simulation itself replays the profile's order.
+    QString order = QStringLiteral("program");
+    QString placement = QStringLiteral("best");
 
     bool operator==(const WhatIfSettings&) const = default;
 

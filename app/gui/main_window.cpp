@@ -181,7 +181,17 @@ void MainWindow::createWhatIfDock() {
     dock->setWidget(whatIf_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     runner_ = new SimulationRunner(this);
-    connect(whatIf_, &views::WhatIfPanel::settingsChanged, this, [this] { simulateCurrent(); });
+    connect(whatIf_, &views::WhatIfPanel::settingsChanged, this, [this](const views::WhatIfSettings& w) {
+        // Order and placement plan the arena (Offsets tab). Every change re-simulates, even one
+        // the simulation does not depend on: whoever changed a setting (a lesson step) waits
+        // for the run it asked for, and the run is milliseconds.
+        if (offsets_) {
+            const LayoutRequest shown = offsets_->request();
+            if (shown.order != w.order || shown.placement != w.placement)
+                offsets_->setMethods(w.order, w.placement, shown.comparePlacement);
+        }
+        simulateCurrent();
+    });
     connect(runner_, &SimulationRunner::runReady, this, &MainWindow::showRun);
     connect(runner_, &SimulationRunner::runFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Simulation failed: %1").arg(message), 10000);
@@ -318,7 +328,10 @@ void MainWindow::restoreWindowState() {
         w.ssdBytesPerSecond = settings.value("ssdBytesPerSecond").toLongLong();
         w.pcieBytesPerSecond = settings.value("pcieBytesPerSecond").toLongLong();
         w.faultLatencyNs = settings.value("faultLatencyNs").toLongLong();
+        w.faultBatchPages = settings.value("faultBatchPages", qint64(w.faultBatchPages)).toLongLong();
     }
+    w.order = settings.value("order", w.order).toString();
+    w.placement = settings.value("placement", w.placement).toString();
     w.policy = settings.value("policy", "g10").toString();
     settings.endGroup();
     whatIf_->setSettings(w);
@@ -338,6 +351,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue("ssdBytesPerSecond", w.ssdBytesPerSecond);
     settings.setValue("pcieBytesPerSecond", w.pcieBytesPerSecond);
     settings.setValue("faultLatencyNs", w.faultLatencyNs);
+    settings.setValue("faultBatchPages", w.faultBatchPages);
+    settings.setValue("order", w.order);
+    settings.setValue("placement", w.placement);
     settings.endGroup();
     QMainWindow::closeEvent(event);
 }

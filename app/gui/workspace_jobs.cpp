@@ -59,6 +59,7 @@ views::WhatIfSettings whatIfSettingsOf(const HardwareConfig& hw, const std::stri
     s.ssdBytesPerSecond = hw.ssdToGpu.bytesPerSecond;
     s.pcieBytesPerSecond = hw.hostToGpu.bytesPerSecond;
     s.faultLatencyNs = hw.faultLatency;
+    s.faultBatchPages = hw.faultBatchPages;
     return s;
 }
 
@@ -73,6 +74,8 @@ QStringList describeChanges(const views::WhatIfSettings& before, const views::Wh
     if (after.pcieBytesPerSecond != before.pcieBytesPerSecond) changes << QStringLiteral("PCIe %1").arg(rate(after.pcieBytesPerSecond));
     if (after.faultLatencyNs != before.faultLatencyNs)
         changes << QStringLiteral("fault %1").arg(views::formatDuration(after.faultLatencyNs));
+    if (after.faultBatchPages != before.faultBatchPages)
+        changes << QStringLiteral("fault batch %1 pages").arg(after.faultBatchPages);
     return changes;
 }
 

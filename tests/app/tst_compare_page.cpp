@@ -36,6 +36,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_compare_page");
+        spillway::test::startFromCleanAppState();
     }
 
     void runsShowSideBySide() {

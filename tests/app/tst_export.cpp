@@ -90,6 +90,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_export");
+        spillway::test::startFromCleanAppState();
     }
 
     void csvRowsSumToTheRunsTotals() {

@@ -55,6 +55,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_keyboard_navigation");
+        spillway::test::startFromCleanAppState();
         window_ = std::make_unique<MainWindow>();
         window_->setErrorDialogsEnabled(false);
         window_->resize(1100, 700);

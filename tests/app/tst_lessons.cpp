@@ -6,6 +6,7 @@
 // moves the memory timeline's and the Gantt chart's cursors with it and stops at the last kernel.
 #include "app/gui/lesson_player.h"
 #include "app/gui/main_window.h"
+#include "app_fixtures.h"
 #include "app/gui/play_controller.h"
 #include "core/lesson/lesson.h"
 #include "views/memory_timeline_widget.h"
@@ -97,6 +98,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_lessons");
+        spillway::test::startFromCleanAppState();
         qputenv("SPILLWAY_LESSONS", kLessons.toUtf8());
         QCOMPARE(LessonPlayer::bundledLessonFolder(), kLessons);
         QVERIFY(bundledLessons().size() >= 4);

@@ -26,6 +26,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_main_window");
+        spillway::test::startFromCleanAppState();
     }
 
     void opensFixtureOnWorkerAndFillsTables() {

@@ -25,6 +25,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_offsets_page");
+        spillway::test::startFromCleanAppState();
     }
 
     void planningGivesValidLayoutsOfTheOrdersPeak() {

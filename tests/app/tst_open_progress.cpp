@@ -36,6 +36,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_open_progress");
+        spillway::test::startFromCleanAppState();
         QVERIFY(dir_.isValid());
         bigPath_ = dir_.filePath("large-chain.profile.json");
         saveNativeProfile(test::largeChainProfile(4000, 8), bigPath_.toStdString());

@@ -2,6 +2,7 @@
 // the new result; a newer request supersedes an older one, so the views never show a stale
 // setting; a setting the simulator refuses is reported, not crashed on.
 #include "app/gui/main_window.h"
+#include "app/gui/offsets_page.h"
 #include "app/gui/simulation_runner.h"
 #include "app/gui/sweep_page.h"
 #include "views/sweep_widget.h"
@@ -15,6 +16,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -45,6 +47,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_what_if");
+        spillway::test::startFromCleanAppState();
     }
 
     void newerRequestSupersedesOlder() {
@@ -98,6 +101,27 @@ private slots:
         QCOMPARE(window.memoryTimeline()->capacityLineBytes(), double(run->hardware.gpuCapacity));
         QCOMPARE(window.stallBreakdown()->shownValue(0, views::StallPart::Compute), run->result.totals.compute);
         QCOMPARE(window.tensorGantt()->rowCount(), int(run->profile->profile->tensors.size()));
+    }
+
+    void faultBatchOrderAndPlacementReachWhatTheyDrive() {
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
+        QVERIFY(shown.wait(30000));
+        // The fault batch is part of the machine: a new run on a machine with that batch.
+        shown.clear();
+        QSpinBox* batch = window.whatIfPanel()->faultBatchBox();
+        const int pages = batch->value() == 64 ? 128 : 64;
+        batch->setValue(pages);
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(window.currentRun()->hardware.faultBatchPages, std::int64_t(pages));
+        // Order and placement plan the arena: the Offsets tab follows the panel.
+        window.whatIfPanel()->orderBox()->setCurrentText("lescea");
+        window.whatIfPanel()->placementBox()->setCurrentText("exact");
+        QCOMPARE(window.offsetsPage()->request().order, QString("lescea"));
+        QCOMPARE(window.offsetsPage()->request().placement, QString("exact"));
+        QCOMPARE(window.whatIfPanel()->settings().order, QString("lescea"));
     }
 
     void sweepTabRunsOnTheWhatIfMachine() {

@@ -75,6 +75,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("SpillwayTests");
         QCoreApplication::setApplicationName("tst_workspace_dock");
+        spillway::test::startFromCleanAppState();
     }
 
     void firstStartCreatesTheDefaultWorkspace() {
