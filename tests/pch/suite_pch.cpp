@@ -1,0 +1,1 @@
+// Compiles the suites' precompiled header (tests/CMakeLists.txt); nothing else lives here.
