@@ -198,6 +198,7 @@ QColor TensorGanttWidget::colourOf(Residence where) {
     case Residence::Ssd: return QColor(188, 189, 34);
     case Residence::InFlight: return QColor(255, 127, 14);
     case Residence::Absent: return QColor();
+    case Residence::Discarded: return QColor(150, 150, 150);  // grey: dropped by a discard, no copy anywhere
     }
     return QColor();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Tensor lifetime Gantt chart: one row per tensor (every row that passes the filters is shown), bars for where it lived (GPU, host, SSD, in
-// flight) over time or over kernel index. Rows sort and filter by kind, size and job; hovering a
+// flight, discarded) over time or over kernel index. Rows sort and filter by kind, size and job; hovering a
 // row tells size, kind, producer and consumers; clicking selects the tensor on the ViewLink, and
 // the link's time range zooms the chart. Painting costs at most one bar per pixel: when there are
 // more rows than pixel rows, each pixel row shows the largest tensor of the rows it covers, and

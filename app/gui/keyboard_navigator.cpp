@@ -68,7 +68,7 @@ void KeyboardNavigator::showTensor(std::int64_t tensorPos) {
         }
     if (!first)
         for (const ResidencyInterval& iv : intervals)
-            if (iv.where != Residence::Absent && iv.end > iv.start) {
+            if (iv.where != Residence::Absent && iv.where != Residence::Discarded && iv.end > iv.start) {
                 first = &iv;
                 break;
             }

@@ -21,6 +21,7 @@ struct Block {
     std::int32_t tensor = -1;      // position in Profile::tensors
     BlockLoc loc = BlockLoc::Absent;
     bool dead = false;             // lazily discarded: contents invalid, reclaim without write-back
+    bool discarded = false;        // Absent because a discard dropped it (the views draw it)
     Nanoseconds readyAt = 0;       // Gpu: when the data is there; Host/Ssd: when the copy lands
     // loc == Host only: bytes of the block that are on SSD instead. G10 places pages one by one
     // (g10_batcher.h), so the pages of one evicted block can go partly to host, partly to SSD.

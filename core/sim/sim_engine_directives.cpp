@@ -154,6 +154,7 @@ Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
                 deadQueue_.push_back(b);
             } else if (x.loc != BlockLoc::Gpu) {
                 dropBlock(b);  // host/SSD copy of dead data: released, nothing to move
+                x.discarded = true;
             }
             continue;
         }
@@ -162,6 +163,7 @@ Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
             // The write-back an eviction of this block would have cost is avoided.
         }
         dropBlock(b);
+        x.discarded = true;
     }
     return unmap;
 }
@@ -172,6 +174,7 @@ void Engine::release(std::int32_t tensor, bool recompute) {
                                     "', which no kernel produces");
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         dropBlock(b);
+        blocks_[b].discarded = false;  // freed, not discarded
     }
     if (recompute) needsRecompute_[tensor] = 1;
 }

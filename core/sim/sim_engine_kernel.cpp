@@ -22,16 +22,23 @@ void Engine::noteTensor(std::int32_t tensor, Nanoseconds) {
 }
 
 Residence Engine::residenceOf(std::int32_t tensor, Nanoseconds at) const {
-    bool gpu = false, host = false, ssd = false;
+    bool gpu = false, host = false, ssd = false, discarded = false;
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         const Block& x = blocks_[b];
-        if (x.loc == BlockLoc::Absent) continue;
+        if (x.loc == BlockLoc::Absent) {
+            discarded |= x.discarded;
+            continue;
+        }
         if (x.readyAt > at) return Residence::InFlight;
         gpu |= x.loc == BlockLoc::Gpu;
         host |= x.loc == BlockLoc::Host;
         ssd |= x.loc == BlockLoc::Ssd;
     }
-    return gpu ? Residence::Gpu : host ? Residence::Host : ssd ? Residence::Ssd : Residence::Absent;
+    return gpu         ? Residence::Gpu
+           : host      ? Residence::Host
+           : ssd       ? Residence::Ssd
+           : discarded ? Residence::Discarded
+                       : Residence::Absent;
 }
 
 bool Engine::fullyReady(std::int32_t tensor, Nanoseconds at) const {

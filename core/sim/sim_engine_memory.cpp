@@ -86,6 +86,7 @@ void Engine::placeOnGpu(std::int32_t b, Nanoseconds readyAt) {
     block.loc = BlockLoc::Gpu;
     block.readyAt = readyAt;
     block.dead = false;
+    block.discarded = false;
     gpuUsed_ += block.bytes;
     blocks_.touch(b);
     if (recording_) {
@@ -104,6 +105,8 @@ void Engine::dropBlock(std::int32_t b) {
         leaveTier(block);
     }
     block.loc = BlockLoc::Absent;
+    // A lazily discarded block reclaimed under pressure is discarded data, not a freed tensor.
+    block.discarded = block.dead;
     block.dead = false;
 }
 

@@ -50,7 +50,9 @@ struct ResidencySample {
     bool operator==(const ResidencySample&) const = default;
 };
 
-enum class Residence { Gpu, Host, Ssd, InFlight, Absent };
+// Discarded: no copy anywhere because a discard directive dropped the data (UVM Discard), as
+// opposed to Absent (never written yet, or freed). Appended last: stored results keep their codes.
+enum class Residence { Gpu, Host, Ssd, InFlight, Absent, Discarded };
 
 struct ResidencyInterval {
     Nanoseconds start = 0;

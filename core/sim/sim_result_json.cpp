@@ -22,9 +22,12 @@ static_assert(sizeof(SimulationResult) ==
                   3 * 32 + 2 * 8 + 6 * 8 + 24 + kLinkCount * 8 + 2 * 8 + 3 * 24 + 8 * 8 + 24 + 8,
               "SimulationResult changed: update sim_result_json.cpp");
 
-constexpr std::array<Residence, 5> kResidences = {Residence::Gpu, Residence::Host, Residence::Ssd,
-                                                  Residence::InFlight, Residence::Absent};
-constexpr std::array<std::string_view, 5> kResidenceNames = {"gpu", "host", "ssd", "in_flight", "absent"};
+constexpr std::array<Residence, 6> kResidences = {Residence::Gpu,      Residence::Host,   Residence::Ssd,
+                                                  Residence::InFlight, Residence::Absent, Residence::Discarded};
+constexpr std::array<std::string_view, 6> kResidenceNames = {"gpu",    "host",   "ssd",
+                                                             "in_flight", "absent", "discarded"};
+// Results written before "discarded" existed carry the first five names; their codes mean the same.
+constexpr std::size_t kResidenceNamesBeforeDiscarded = 5;
 
 constexpr std::array<LinkId, kLinkCount> kLinks = {LinkId::HostToGpu, LinkId::GpuToHost, LinkId::SsdToGpu,
                                                    LinkId::GpuToSsd,  LinkId::SsdToHost, LinkId::HostToSsd,
@@ -159,11 +162,13 @@ json tensorResidencyJson(const std::vector<std::vector<ResidencyInterval>>& tens
 
 std::vector<std::vector<ResidencyInterval>> readTensorResidency(const Reader& r) {
     // The legend travels with the data so a reader can tell what each code means; this build
-    // reads only its own legend.
+    // reads its own legend and the older one without "discarded".
     const auto& names = r.member("residences");
-    json expected = json::array();
+    json expected = json::array(), older = json::array();
     for (const auto name : kResidenceNames) expected.push_back(name);
-    if (names != expected) r.fail(r.pointer() + "/residences", "expected " + expected.dump());
+    for (std::size_t i = 0; i < kResidenceNamesBeforeDiscarded; ++i) older.push_back(kResidenceNames[i]);
+    if (names != expected && names != older) r.fail(r.pointer() + "/residences", "expected " + expected.dump());
+    const std::int64_t codes = names == expected ? std::int64_t(kResidences.size()) : std::int64_t(older.size());
     const auto counts = r.column("interval_counts", -1);
     const auto starts = r.column("start_ns", -1);
     const auto total = static_cast<std::int64_t>(starts.size());
@@ -178,8 +183,9 @@ std::vector<std::vector<ResidencyInterval>> readTensorResidency(const Reader& r)
         out[t].reserve(static_cast<std::size_t>(counts[t]));
         for (std::int64_t i = 0; i < counts[t]; ++i, ++next) {
             const auto code = where[static_cast<std::size_t>(next)];
-            if (code < 0 || code >= static_cast<std::int64_t>(kResidences.size()))
-                r.fail(r.pointer() + "/where/" + std::to_string(next), "expected a residence code 0..4");
+            if (code < 0 || code >= codes)
+                r.fail(r.pointer() + "/where/" + std::to_string(next),
+                       "expected a residence code 0.." + std::to_string(codes - 1));
             out[t].push_back({starts[static_cast<std::size_t>(next)], ends[static_cast<std::size_t>(next)],
                               kResidences[static_cast<std::size_t>(code)]});
         }

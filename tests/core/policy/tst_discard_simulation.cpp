@@ -4,6 +4,7 @@
 // transfers); discarding them saves that traffic. When everything fits there is nothing to
 // save, and the eager variant's unmapping only costs time, the lazy one (almost) nothing.
 #include "core/policy/planner.h"
+#include "core/sim/sim_result_json.h"
 #include "core/sim/simulator.h"
 
 #include <QtTest>
@@ -88,6 +89,45 @@ private slots:
             QVERIFY2(r.iterationTime < uvm.iterationTime, policy);
             QCOMPARE(r.kernelsWithAbsentBlocks, std::int64_t(0));
         }
+    }
+
+    void discardedBuffersAreShownAsDiscardedNotAbsent() {
+        // Everything fits (4 GiB), so under plain UVM a buffer stays on the GPU once written. With
+        // eager discards, B5 is dropped after kernel 5 reads it: its residency must say
+        // "discarded" (no copy anywhere because of a discard), not "absent" (freed or unwritten),
+        // which is what the Gantt chart draws. The weight is never discarded.
+        const auto p = pipeline();
+        const auto hw = machine(4 * kGiB);
+        auto hasDiscarded = [](const std::vector<ResidencyInterval>& intervals) {
+            return std::any_of(intervals.begin(), intervals.end(),
+                               [](const ResidencyInterval& iv) { return iv.where == Residence::Discarded; });
+        };
+        const std::size_t w = 0, b5 = 6;  // positions in Profile::tensors
+        QCOMPARE(p.tensors[b5].name, std::string("B5"));
+        const auto uvm = run("uvm", p, hw);
+        for (const auto& intervals : uvm.tensorResidency) QVERIFY(!hasDiscarded(intervals));
+        for (const char* policy : {"uvm+discard", "uvm+discard-lazy"}) {
+            const auto r = run(policy, p, hw);
+            QVERIFY(!hasDiscarded(r.tensorResidency[w]));
+            if (std::string(policy) == "uvm+discard") {
+                QVERIFY2(hasDiscarded(r.tensorResidency[b5]), policy);
+            } else {
+                // Lazy: the pages stay mapped until memory is needed, and here it never is.
+                QVERIFY2(!hasDiscarded(r.tensorResidency[b5]), policy);
+            }
+            // Stored and read back, the new residence keeps its meaning.
+            QCOMPARE(simulationResultFromJson(simulationResultToJson(r), "test").tensorResidency, r.tensorResidency);
+        }
+        // A result written before "discarded" existed (five residence names) still reads.
+        auto older = simulationResultToJson(uvm);
+        bool legendFound = false;
+        for (auto& [key, value] : older.items())
+            if (value.is_object() && value.contains("residences")) {
+                value["residences"].erase(value["residences"].size() - 1);
+                legendFound = true;
+            }
+        QVERIFY(legendFound);
+        QCOMPARE(simulationResultFromJson(older, "older").tensorResidency, uvm.tensorResidency);
     }
 
     void eagerDiscardCostsTimeWhenEverythingFits() {
