@@ -223,6 +223,7 @@ private:
     void chooseWorkspace();
     void chooseNewWorkspace();
     void reportWorkspaceFailure(const QString& path, const QString& message);
+    void forgetPreviousWorkspace(const QString& path);
     void storeOpenedProfile();
     void showStoredItem(qint64 profileId, qint64 runId);
     void saveWorkspaceViewState();

@@ -147,17 +147,23 @@ void MainWindow::createWorkspaceDock(const QString& workspacePath) {
     QTimer::singleShot(0, this, &MainWindow::restoreWorkspaceViewState);
 }
 
+// After a switch to `path`: it is the one reopened next time, and nothing selected in the
+// previous workspace (profile, stored run, a stored run still loading) refers into it.
+void MainWindow::forgetPreviousWorkspace(const QString& path) {
+    QSettings().setValue(kLastWorkspaceKey, path);
+    currentProfileId_ = 0;
+    shownStoredRunId_ = 0;
+    ++storedLoadTicket_;
+    viewStateRestored_ = true;  // selections from now on belong to this workspace
+}
+
 bool MainWindow::openWorkspace(const QString& path) {
     QString error;
     if (!workspace_->open(path, WorkspaceSession::Mode::OpenExisting, &error)) {
         reportWorkspaceFailure(path, error);
         return false;
     }
-    QSettings().setValue(kLastWorkspaceKey, path);
-    currentProfileId_ = 0;
-    shownStoredRunId_ = 0;
-    ++storedLoadTicket_;
-    viewStateRestored_ = true;  // selections from now on belong to this workspace
+    forgetPreviousWorkspace(path);
     statusBar()->showMessage(tr("Workspace %1").arg(path), 8000);
     emit workspaceOpened(path);
     return true;
@@ -169,11 +175,7 @@ bool MainWindow::newWorkspace(const QString& path) {
         reportWorkspaceFailure(path, error);
         return false;
     }
-    QSettings().setValue(kLastWorkspaceKey, path);
-    currentProfileId_ = 0;
-    shownStoredRunId_ = 0;
-    ++storedLoadTicket_;
-    viewStateRestored_ = true;  // selections from now on belong to this workspace
+    forgetPreviousWorkspace(path);
     // The open profile is what the user works on: it belongs in the new workspace too.
     storeOpenedProfile();
     emit workspaceOpened(path);

@@ -7,6 +7,7 @@
 //   4. the Gantt chart with 100,000 tensors: one repaint after a zoom step and after a pan step.
 // Medians, and ratios against the baseline measured in the same process.
 //   build-*/tests/bench_app_views [repeat]
+#include "bench_timing.h"
 #include "app/gui/main_window.h"
 #include "app/gui/simulation_runner.h"
 #include "core/io/profile_loader.h"
@@ -39,21 +40,8 @@ using namespace spillway;
 
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-double medianMs(int repeat, const std::function<void()>& f) {
-    std::vector<double> times;
-    for (int i = 0; i < repeat; ++i) {
-        QElapsedTimer t;
-        t.start();
-        f();
-        times.push_back(double(t.nsecsElapsed()) / 1e6);
-    }
-    return median(times);
-}
+using timing::median;
+using timing::medianMs;
 
 // Runs the event loop until `done` or the timeout; false on timeout. It sleeps while no event
 // comes (a busy loop here would take CPU from the simulation's worker thread).

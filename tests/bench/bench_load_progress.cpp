@@ -3,6 +3,7 @@
 // (the baseline), with progress and a cancel flag (ratio against the baseline), the share of
 // the load spent reading bytes (the first "parsing" report), and how long a cancel during the
 // read takes to stop the load. Run by hand: build-*/tests/bench_load_progress [repeats].
+#include "bench_timing.h"
 #include "core/io/file_text.h"
 #include "core/io/native_json.h"
 #include "core/io/profile_loader.h"
@@ -25,10 +26,7 @@ namespace {
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
+using timing::median;
 
 void bench(const std::string& label, const std::filesystem::path& path, int repeats) {
     std::vector<double> plain, withProgress, readShare, parseShare, cancelStop;

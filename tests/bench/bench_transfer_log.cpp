@@ -4,6 +4,7 @@
 // text. Baseline: the simulation without the log, in the same process, so ratios hold on a busy
 // machine.
 //   build/tests/bench_transfer_log [repeat]
+#include "bench_timing.h"
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
 #include "core/sim/chrome_trace.h"
@@ -21,16 +22,7 @@ using namespace spillway;
 
 namespace {
 
-double medianMs(int repeat, const std::function<void()>& f) {
-    std::vector<double> times;
-    for (int i = 0; i < repeat; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        f();
-        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
+using timing::medianMs;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 // opening (with its quick_check) take. Baseline: writeNativeProfile() of the same profile, timed
 // in the same process, so the ratios hold on a busy machine.
 //   build/tests/bench_workspace [runs]
+#include "bench_timing.h"
 #include "core/io/native_json.h"
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
@@ -23,16 +24,7 @@ using namespace spillway;
 
 namespace {
 
-double medianMs(int repeat, const std::function<void()>& f) {
-    std::vector<double> times;
-    for (int i = 0; i < repeat; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        f();
-        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
+using timing::medianMs;
 
 }  // namespace
 
