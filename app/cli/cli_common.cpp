@@ -1,8 +1,12 @@
 #include "app/cli/cli_common.h"
 
+#include "core/io/native_json.h"
+
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
 
 namespace spillway::cli {
 
@@ -33,6 +37,20 @@ nlohmann::ordered_json kernelRefJson(const Profile& profile, std::int64_t positi
     if (position < 0 || position >= static_cast<std::int64_t>(profile.kernels.size())) return nullptr;
     const Kernel& k = profile.kernels[static_cast<size_t>(position)];
     return {{"position", position}, {"id", k.id}, {"name", k.name}};
+}
+
+ProfileOutput writeProfileOutput(const Profile& profile, const std::string& output, bool force) {
+    if (output == "-") {
+        std::cout << writeNativeProfile(profile);
+        return ProfileOutput::Stdout;
+    }
+    std::error_code ec;
+    if (!force && std::filesystem::exists(output, ec)) {
+        fmt::print(stderr, "error: {}: exists; use --force to overwrite it\n", output);
+        return ProfileOutput::Refused;
+    }
+    saveNativeProfile(profile, output);
+    return ProfileOutput::File;
 }
 
 }  // namespace spillway::cli

@@ -29,6 +29,11 @@ struct ProfileArgs {
 // Adds PROFILE, --from, --batch and --results to a subcommand.
 void addProfileArgs(CLI::App& cmd, ProfileArgs& args);
 
+// Where a command's profile went: written to stdout ("-"), saved to the file, or refused because
+// the file exists and --force was not given (the reason is already printed).
+enum class ProfileOutput { Stdout, File, Refused };
+ProfileOutput writeProfileOutput(const Profile& profile, const std::string& output, bool force);
+
 // How every command's JSON names a kernel: {"position", "id", "name"}; null for a position
 // outside the profile (-1 = none).
 nlohmann::ordered_json kernelRefJson(const Profile& profile, std::int64_t position);

@@ -2,13 +2,11 @@
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 
-#include "core/io/native_json.h"
 #include "core/io/profile_loader.h"
 #include "core/trace/validate.h"
 
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 
 namespace spillway::cli {
@@ -31,16 +29,11 @@ CommandAction addConvertCommand(CLI::App& app) {
             const auto problems = validateProfile(profile);
             for (const auto& p : problems)
                 fmt::print(stderr, "warning: {}: {}: {}\n", state->args.path, p.pointer, p.message);
-            if (state->output == "-") {
-                std::cout << writeNativeProfile(profile);
-                return kExitOk;
+            switch (writeProfileOutput(profile, state->output, state->force)) {
+            case ProfileOutput::Stdout: return kExitOk;
+            case ProfileOutput::Refused: return kExitBadInput;
+            case ProfileOutput::File: break;
             }
-            std::error_code ec;
-            if (!state->force && std::filesystem::exists(state->output, ec)) {
-                fmt::print(stderr, "error: {}: exists; use --force to overwrite it\n", state->output);
-                return kExitBadInput;
-            }
-            saveNativeProfile(profile, state->output);
             fmt::print(stderr, "wrote {} ({} kernels, {} tensors)\n", state->output,
                        profile.kernels.size(), profile.tensors.size());
             return kExitOk;

@@ -4,13 +4,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 
-#include "core/io/native_json.h"
 #include "core/trace/transformer_training_graph.h"
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <iostream>
 #include <memory>
 
 namespace spillway::cli {
@@ -42,16 +39,11 @@ CommandAction addGenerateCommand(CLI::App& app) {
     return [state]() {
         return runReportingErrors(false, [&]() {
             const Profile profile = transformerTrainingGraph(state->config);
-            if (state->output == "-") {
-                std::cout << writeNativeProfile(profile);
-                return kExitOk;
+            switch (writeProfileOutput(profile, state->output, state->force)) {
+            case ProfileOutput::Stdout: return kExitOk;
+            case ProfileOutput::Refused: return kExitBadInput;
+            case ProfileOutput::File: break;
             }
-            std::error_code ec;
-            if (!state->force && std::filesystem::exists(state->output, ec)) {
-                fmt::print(stderr, "error: {}: exists; use --force to overwrite it\n", state->output);
-                return kExitBadInput;
-            }
-            saveNativeProfile(profile, state->output);
             fmt::print(stderr, "wrote {} ({} kernels, {} tensors, {} parameters)\n", state->output,
                        profile.kernels.size(), profile.tensors.size(), transformerParameterCount(state->config));
             return kExitOk;
