@@ -46,6 +46,13 @@ struct Directive {
     // has run (DeepUM's pre-eviction spares what its prefetcher predicted). Counted forward from
     // kernelPos: a value below kernelPos lies in the next iteration. -1 = no hint.
     std::int64_t keepUntil = -1;
+    // When it is issued, relative to the kernel at kernelPos: by default just before it starts;
+    // with afterKernel, just after it ends. `delay` (>= 0) postpones the issue by that long
+    // from that anchor, as TENSILE's (trigger, delta) instructions do. Engines that work in
+    // whole kernel steps (the page-level and tensor-level replays) treat "after kernel k" as
+    // "before kernel k+1" and document what they do with a delay.
+    bool afterKernel = false;
+    Nanoseconds delay = 0;
     bool operator==(const Directive&) const = default;
 };
 

@@ -8,7 +8,7 @@ namespace spillway {
 
 namespace {
 
-static_assert(sizeof(Directive) == 5 * 8, "Directive changed: update plan_json.cpp");
+static_assert(sizeof(Directive) == 7 * 8, "Directive changed: update plan_json.cpp");
 
 constexpr std::array<DirectiveKind, 6> kKinds = {DirectiveKind::Prefetch, DirectiveKind::PreEvict,
                                                  DirectiveKind::Discard,  DirectiveKind::DiscardLazy,
@@ -65,9 +65,27 @@ nlohmann::ordered_json planToJson(const Plan& plan) {
         o["tensor"] = d.tensor;
         o["target"] = toString(d.target);
         if (d.keepUntil != -1) o["keep_until"] = d.keepUntil;
+        if (d.afterKernel) o["after_kernel"] = true;
+        if (d.delay != 0) o["delay_ns"] = d.delay;
         directives.push_back(std::move(o));
     }
     j["directives"] = std::move(directives);
+    if (plan.memoryModel != MemoryModel::UnifiedPaging) j["memory_model"] = toString(plan.memoryModel);
+    if (!plan.cannotRun.empty()) j["cannot_run"] = plan.cannotRun;
+    if (!plan.placement.empty() || !plan.arena.empty()) {
+        j["placement"] = plan.placement;
+        j["arena_bytes"] = plan.arenaBytes;
+        auto arena = nlohmann::ordered_json::array();
+        for (const auto& slot : plan.arena) {
+            nlohmann::ordered_json o;
+            if (slot.tensor >= 0) o["tensor"] = slot.tensor;
+            else o["workspace_of_kernel"] = slot.workspaceKernelPos;
+            o["offset"] = slot.offset;
+            o["bytes"] = slot.bytes;
+            arena.push_back(std::move(o));
+        }
+        j["arena"] = std::move(arena);
+    }
     return j;
 }
 
@@ -100,7 +118,38 @@ Plan planFromJson(const nlohmann::json& doc, const std::string& label) {
         d.tensor = integer(member(o, "tensor", label, p), label, p + "/tensor");
         d.target = fromName(kTiers, string(member(o, "target", label, p), label, p + "/target"), label, p + "/target");
         if (o.contains("keep_until")) d.keepUntil = integer(o["keep_until"], label, p + "/keep_until");
+        if (o.contains("after_kernel")) {
+            if (!o["after_kernel"].is_boolean()) fail(label, p + "/after_kernel", "expected true or false");
+            d.afterKernel = o["after_kernel"].get<bool>();
+        }
+        if (o.contains("delay_ns")) {
+            d.delay = integer(o["delay_ns"], label, p + "/delay_ns");
+            if (d.delay < 0) fail(label, p + "/delay_ns", "expected a delay >= 0 nanoseconds");
+        }
         plan.directives.push_back(d);
+    }
+    if (doc.contains("memory_model")) {
+        constexpr std::array<MemoryModel, 2> kModels = {MemoryModel::UnifiedPaging, MemoryModel::ContiguousFirstFit};
+        plan.memoryModel = fromName(kModels, string(doc["memory_model"], label, "/memory_model"), label, "/memory_model");
+    }
+    if (doc.contains("cannot_run")) plan.cannotRun = string(doc["cannot_run"], label, "/cannot_run");
+    if (doc.contains("placement")) plan.placement = string(doc["placement"], label, "/placement");
+    if (doc.contains("arena_bytes")) plan.arenaBytes = integer(doc["arena_bytes"], label, "/arena_bytes");
+    if (doc.contains("arena")) {
+        const auto& arena = doc["arena"];
+        if (!arena.is_array()) fail(label, "/arena", "expected an array of slots");
+        for (std::size_t i = 0; i < arena.size(); ++i) {
+            const std::string p = "/arena/" + std::to_string(i);
+            const auto& o = arena[i];
+            if (!o.is_object()) fail(label, p, "expected an object");
+            ArenaSlot slot;
+            if (o.contains("tensor")) slot.tensor = integer(o["tensor"], label, p + "/tensor");
+            else slot.workspaceKernelPos = integer(member(o, "workspace_of_kernel", label, p), label, p + "/workspace_of_kernel");
+            slot.offset = integer(member(o, "offset", label, p), label, p + "/offset");
+            slot.bytes = integer(member(o, "bytes", label, p), label, p + "/bytes");
+            if (slot.offset < 0 || slot.bytes < 0) fail(label, p, "expected offset and bytes >= 0");
+            plan.arena.push_back(slot);
+        }
     }
     return plan;
 }
