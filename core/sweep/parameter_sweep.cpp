@@ -20,19 +20,21 @@ double SweepResult::speedup(size_t valueIndex, size_t policyIndex) const {
     return double(base.iterationTime) / double(cell.iterationTime);
 }
 
-SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepOptions& options) {
-    if (spec.values.empty()) throw std::invalid_argument("the sweep has no values");
-    if (spec.policies.empty()) throw std::invalid_argument("the sweep has no policies");
-    // Every machine is built up front, so a bad key or value fails before any work starts.
-    std::vector<HardwareConfig> machines;
-    for (const std::string& value : spec.values) {
-        HardwareConfig hw = spec.baseHardware;
-        applyHardwareOverrides(hw, {spec.parameter + "=" + value});
-        machines.push_back(std::move(hw));
-    }
+namespace {
+
+// What one value of the sweep runs: a profile on a machine.
+struct SweepPoint {
+    const Profile* profile;
+    HardwareConfig machine;
+};
+
+// Plans and simulates every (point, policy) cell of `spec` in parallel; the cells' order is
+// value-major whatever thread ran them.
+SweepResult runGrid(SweepSpec spec, const std::vector<SweepPoint>& points, const SweepOptions& options) {
     SweepResult result;
-    result.spec = spec;
-    const size_t total = spec.values.size() * spec.policies.size();
+    result.spec = std::move(spec);
+    const SweepSpec& s = result.spec;
+    const size_t total = s.values.size() * s.policies.size();
     result.cells.resize(total);
     std::mutex progressMutex;
     size_t done = 0;
@@ -42,18 +44,20 @@ SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepO
     auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
     tbb::parallel_for(size_t(0), total, [&](size_t i) {
         if (cancelled()) return;
-        const size_t v = i / spec.policies.size(), p = i % spec.policies.size();
+        const size_t v = i / s.policies.size(), p = i % s.policies.size();
+        const Profile& profile = *points[v].profile;
+        const HardwareConfig& machine = points[v].machine;
         SweepCell& cell = result.cells[i];
-        cell.value = spec.values[v];
-        cell.policy = spec.policies[p];
+        cell.value = s.values[v];
+        cell.policy = s.policies[p];
         try {
-            const Plan plan = makePlan(cell.policy, profile, machines[v]);
+            const Plan plan = makePlan(cell.policy, profile, machine);
             SimulationOptions simOptions;
             simOptions.recordTensorResidency = false;  // a sweep keeps the numbers, not the series
             simOptions.recordResidencySamples = false;
             simOptions.recordTransfers = false;
             simOptions.cancel = options.cancel;
-            const SimulationResult r = simulate(profile, plan, machines[v], simOptions);
+            const SimulationResult r = simulate(profile, plan, machine, simOptions);
             if (!r.cannotRun.empty()) throw std::runtime_error("cannot run: " + r.cannotRun);
             cell.ok = true;
             cell.iterationTime = r.iterationTime;
@@ -72,6 +76,37 @@ SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepO
     });
     if (cancelled()) throw SweepCancelled();
     return result;
+}
+
+}  // namespace
+
+SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepOptions& options) {
+    if (spec.values.empty()) throw std::invalid_argument("the sweep has no values");
+    if (spec.policies.empty()) throw std::invalid_argument("the sweep has no policies");
+    // Every machine is built up front, so a bad key or value fails before any work starts.
+    std::vector<SweepPoint> points;
+    for (const std::string& value : spec.values) {
+        HardwareConfig hw = spec.baseHardware;
+        applyHardwareOverrides(hw, {spec.parameter + "=" + value});
+        points.push_back({&profile, std::move(hw)});
+    }
+    return runGrid(spec, points, options);
+}
+
+SweepResult runBatchSweep(std::vector<BatchProfile> profiles, SweepSpec spec, const SweepOptions& options) {
+    if (spec.policies.empty()) throw std::invalid_argument("the sweep has no policies");
+    profiles = orderByBatch(std::move(profiles));
+    spec.parameter = kBatchSweepParameter;
+    spec.values.clear();
+    spec.profileSources.clear();
+    std::vector<SweepPoint> points;
+    for (const BatchProfile& b : profiles) {
+        spec.values.push_back(std::to_string(b.profile->metadata.batch));
+        spec.profileSources.push_back(b.source);
+        points.push_back({b.profile.get(), spec.baseHardware});
+    }
+    // `profiles` keeps every profile alive until the grid is done.
+    return runGrid(std::move(spec), points, options);
 }
 
 }  // namespace spillway

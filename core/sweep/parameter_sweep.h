@@ -2,8 +2,11 @@
 // A parameter swept over a range for several policies (MOST's Figure 8: speedup against SSD
 // bandwidth): every (value, policy) cell is planned and simulated, in parallel on all cores,
 // with progress and cancellation. Cells are independent; the grid comes back in a fixed order
-// whatever order they finished in, so the result is deterministic.
+// whatever order they finished in, so the result is deterministic. The swept value is either a
+// hardware key (runSweep: one profile, one machine per value) or the batch size (runBatchSweep:
+// one profile per batch, core/sweep/batch_profiles.h, all on the same machine).
 #include "core/sim/hardware.h"
+#include "core/sweep/batch_profiles.h"
 #include "core/sim/sim_result.h"
 #include "core/trace/profile.h"
 
@@ -14,11 +17,17 @@
 
 namespace spillway {
 
+// The parameter of a sweep over batch profiles (not a hardware key: none is called that).
+inline constexpr const char* kBatchSweepParameter = "batch";
+
 struct SweepSpec {
     HardwareConfig baseHardware;
-    std::string parameter;            // a hardware key (`spillway-cli presets`), e.g. "ssd.bandwidth"
-    std::vector<std::string> values;  // as --set takes them: "3.2GB/s", "24GiB"
+    std::string parameter;            // a hardware key (`spillway-cli presets`), e.g. "ssd.bandwidth",
+                                      // or kBatchSweepParameter
+    std::vector<std::string> values;  // as --set takes them: "3.2GB/s", "24GiB"; batch sweeps: "8", "16"
     std::vector<std::string> policies;
+    std::vector<std::string> profileSources;  // batch sweeps: where each value's profile came from
+    bool sweepsBatch() const { return parameter == kBatchSweepParameter; }
 };
 
 struct SweepCell {
@@ -57,5 +66,11 @@ struct SweepCancelled : std::exception {
 // before anything runs), SweepCancelled when cancelled. A policy that fails at one value gives
 // a cell with its error; the others still run.
 SweepResult runSweep(const Profile& profile, const SweepSpec& spec, const SweepOptions& options = {});
+
+// One profile per batch size, each on spec.baseHardware, for spec.policies (parameter, values
+// and profileSources are filled in from the profiles). The values are the batches in increasing
+// order; speedups are over policy 0 at the same batch. Throws what orderByBatch throws (before
+// anything runs), std::invalid_argument without policies, SweepCancelled when cancelled.
+SweepResult runBatchSweep(std::vector<BatchProfile> profiles, SweepSpec spec, const SweepOptions& options = {});
 
 }  // namespace spillway
