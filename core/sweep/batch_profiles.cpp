@@ -56,9 +56,11 @@ std::vector<BatchProfile> orderByBatch(std::vector<BatchProfile> profiles) {
     std::map<std::int64_t, const BatchProfile*> byBatch;
     for (const BatchProfile& b : profiles) {
         const auto [it, added] = byBatch.emplace(b.profile->metadata.batch, &b);
-        if (!added)
-            throw ImportError(b.source, fmt::format("has batch {} like {}; each batch size can be swept once",
-                                                    b.profile->metadata.batch, it->second->source));
+        if (added) continue;
+        if (it->second->source == b.source)
+            throw ImportError(b.source, "is given twice; a batch sweep takes each profile once");
+        throw ImportError(b.source, fmt::format("has batch {} like {}; each batch size can be swept once",
+                                                b.profile->metadata.batch, it->second->source));
     }
     std::stable_sort(profiles.begin(), profiles.end(), [](const BatchProfile& a, const BatchProfile& b) {
         return a.profile->metadata.batch < b.profile->metadata.batch;
