@@ -66,6 +66,8 @@ CommandAction addSweepCommand(CLI::App& app) {
     cmd->add_option("--results", state->args.results,
                     "Folder with G10 cudnn<B>*.txt measurements for a G10 transformer graph (one set per batch)");
     addHardwareArgs(*cmd, state->hardware);
+    // Several PROFILEs may follow a --set: it takes one key=value each time it is given.
+    cmd->get_option("--set")->allow_extra_args(false);
     cmd->add_option("--param", state->parameter,
                     "Hardware key to sweep (`spillway-cli presets` lists them), or 'batch' for one profile per "
                     "batch size")
