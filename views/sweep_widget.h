@@ -1,7 +1,9 @@
 #pragma once
 // A parameter sweep as MOST's Figure 8 draws it: speedup over the first policy against the swept
-// value, one line per policy, and the iteration times in each point's tool tip. Plain drawing
-// of a finished SweepResult; the app runs the sweep on a worker thread with progress.
+// value (a hardware value, or the batch size of a sweep over batch profiles), one line per
+// policy; below it, the share of each iteration spent stalled (faults, oversubscription, late
+// prefetch), the same lines. Plain drawing of a finished SweepResult; the app runs the sweep on
+// a worker thread with progress.
 #include "core/sweep/parameter_sweep.h"
 
 #include <QWidget>
@@ -20,12 +22,16 @@ public:
     void setResult(std::shared_ptr<const SweepResult> result);
 
     QCustomPlot* plot() const { return plot_; }
+    QCustomPlot* stallPlot() const { return stallPlot_; }
     // The drawn speedup of policy `policyIndex` at value `valueIndex` (NaN where the cell failed).
     double plottedSpeedup(int policyIndex, int valueIndex) const;
+    // The drawn stall share in percent (100 x (iteration - compute) / iteration; NaN where failed).
+    double plottedStallShare(int policyIndex, int valueIndex) const;
 
 private:
     std::shared_ptr<const SweepResult> result_;
     QCustomPlot* plot_;
+    QCustomPlot* stallPlot_;
 };
 
 }  // namespace spillway::views

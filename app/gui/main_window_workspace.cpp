@@ -4,6 +4,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/simulation_runner.h"
+#include "app/gui/sweep_page.h"
 #include "app/gui/workspace_commands.h"
 #include "app/gui/workspace_dock.h"
 #include "app/gui/workspace_jobs.h"
@@ -104,6 +105,20 @@ void MainWindow::createWorkspaceDock(const QString& workspacePath) {
     workspaceDock_ = new WorkspaceDock(workspace_, this);
     addDockWidget(Qt::LeftDockWidgetArea, workspaceDock_);
     menuBar()->findChild<QMenu*>("runMenu")->addAction(workspaceDock_->duplicateAction());
+    // The Sweep tab's Add Workspace Profiles: what the open workspace holds at that moment.
+    sweep_->profileList()->setWorkspaceSource([this] {
+        WorkspaceProfiles stored;
+        store::Workspace* ws = workspace_->workspace();
+        if (!ws) return stored;
+        stored.path = workspace_->path();
+        try {
+            for (const store::ProfileSummary& p : ws->listProfiles())
+                stored.profiles.push_back({p.id, QString::fromStdString(p.name), QString::fromStdString(p.model)});
+        } catch (const std::exception& e) {
+            workspace_->reportError(QString::fromUtf8(e.what()));
+        }
+        return stored;
+    });
 
     connect(workspace_, &WorkspaceSession::failed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Workspace: %1").arg(message), 10000);

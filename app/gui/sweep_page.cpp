@@ -1,5 +1,6 @@
 #include "app/gui/sweep_page.h"
 
+#include "core/io/load_progress.h"
 #include "core/sim/hardware_presets.h"
 #include "views/sweep_widget.h"
 
@@ -40,10 +41,12 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
     parameter_ = new QComboBox(this);
     parameter_->setObjectName("sweepParameter");
     parameter_->setEditable(true);  // any key `spillway-cli presets` lists
-    parameter_->addItems({"ssd.bandwidth", "pcie.bandwidth", "gpu_capacity", "host_capacity", "fault_latency"});
+    parameter_->addItems({"ssd.bandwidth", "pcie.bandwidth", "gpu_capacity", "host_capacity", "fault_latency",
+                          batchProfilesItem()});
     values_ = new QLineEdit("3.2GB/s, 6.4GB/s, 12.8GB/s, 25.6GB/s", this);
     values_->setObjectName("sweepValues");
     values_->setToolTip(tr("Comma-separated, with units: 3.2GB/s, 24GiB, 45us"));
+    profiles_ = new SweepProfileList(this);
     policies_ = new QLineEdit("uvm, deepum, g10, most", this);
     policies_->setObjectName("sweepPolicies");
     policies_->setToolTip(tr("Comma-separated; speedups are over the first"));
@@ -53,22 +56,38 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     chart_ = new views::SweepWidget(this);
-    auto* form = new QFormLayout;
-    form->addRow(tr("Sweep"), parameter_);
-    form->addRow(tr("Values"), values_);
-    form->addRow(tr("Policies"), policies_);
+    form_ = new QFormLayout;
+    form_->addRow(tr("Sweep"), parameter_);
+    form_->addRow(tr("Values"), values_);
+    form_->addRow(tr("Profiles"), profiles_);
+    form_->addRow(tr("Policies"), policies_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(runButton_);
     buttons->addWidget(cancelButton_);
     buttons->addWidget(progress_, 1);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(form_);
     layout->addLayout(buttons);
     layout->addWidget(status_);
     layout->addWidget(chart_, 1);
     connect(runButton_, &QPushButton::clicked, this, &SweepPage::run);
     connect(cancelButton_, &QPushButton::clicked, this, &SweepPage::cancel);
+    connect(parameter_, &QComboBox::currentTextChanged, this, &SweepPage::showParameterRows);
     setRunning(false);
+    showParameterRows();
+}
+
+QString SweepPage::batchProfilesItem() { return tr("batch profiles"); }
+
+bool SweepPage::sweepsBatchProfiles() const {
+    const QString p = parameter_->currentText().trimmed();
+    return p == batchProfilesItem() || p == QLatin1String(kBatchSweepParameter);
+}
+
+// Values for a hardware key, the list of profiles for a batch sweep.
+void SweepPage::showParameterRows() {
+    form_->setRowVisible(values_, !sweepsBatchProfiles());
+    form_->setRowVisible(profiles_, sweepsBatchProfiles());
 }
 
 SweepPage::~SweepPage() {
@@ -88,8 +107,8 @@ void SweepPage::cancel() {
 
 void SweepPage::run() {
     if (running_) return;
-    const auto profile = currentProfile_();
-    if (!profile) {
+    const auto profile = sweepsBatchProfiles() ? nullptr : currentProfile_();
+    if (!sweepsBatchProfiles() && !profile) {
         status_->setText(tr("Open a profile first."));
         emit failed(status_->text());
         return;
@@ -104,16 +123,56 @@ void SweepPage::run() {
         emit failed(status_->text());
         return;
     }
+    spec.policies = splitList(policies_->text());
+    if (sweepsBatchProfiles()) {
+        runBatchProfiles(spec);
+        return;
+    }
     spec.parameter = parameter_->currentText().trimmed().toStdString();
     spec.values = splitList(values_->text());
-    spec.policies = splitList(policies_->text());
+    start(
+        [profile, spec](const std::atomic<bool>* cancel, const std::function<void(size_t)>& progress) {
+            SweepOptions options;
+            options.cancel = cancel;
+            options.progress = [&progress](size_t done, size_t) { progress(done); };
+            return runSweep(*profile->profile, spec, options);
+        },
+        spec.values.size() * spec.policies.size(),
+        tr("Sweeping %1 over %2 values for %3 policies…")
+            .arg(parameter_->currentText())
+            .arg(spec.values.size())
+            .arg(spec.policies.size()));
+}
+
+void SweepPage::runBatchProfiles(const SweepSpec& base) {
+    const std::vector<SweepProfileSource> sources = profiles_->sources();
+    if (sources.empty()) {
+        status_->setText(tr("Add the profiles to sweep: one per batch size of the same model."));
+        emit failed(status_->text());
+        return;
+    }
+    const size_t n = sources.size();
+    // The bar counts the profiles read, then the cells run.
+    start(
+        [sources, base, n](const std::atomic<bool>* cancel, const std::function<void(size_t)>& progress) {
+            size_t loaded = 0;
+            auto profiles = loadSweepProfiles(sources, cancel, [&] { progress(++loaded); });
+            SweepOptions options;
+            options.cancel = cancel;
+            options.progress = [&progress, n](size_t done, size_t) { progress(n + done); };
+            return runBatchSweep(std::move(profiles), base, options);
+        },
+        n + n * base.policies.size(),
+        tr("Reading %1 profiles, then sweeping their batch sizes for %2 policies…").arg(n).arg(base.policies.size()));
+}
+
+void SweepPage::start(std::function<SweepResult(const std::atomic<bool>* cancel,
+                                                const std::function<void(size_t done)>& progress)> work,
+                      size_t total, const QString& message) {
     cancel_ = std::make_shared<std::atomic<bool>>(false);
-    progress_->setRange(0, int(spec.values.size() * spec.policies.size()));
+    progress_->setRange(0, int(total));
     progress_->setValue(0);
-    status_->setText(tr("Sweeping %1 over %2 values for %3 policies…")
-                         .arg(parameter_->currentText())
-                         .arg(spec.values.size())
-                         .arg(spec.policies.size()));
+    status_->setText(message);
     setRunning(true);
     auto* watcher = new QFutureWatcher<SweepOutcome>(this);
     connect(watcher, &QFutureWatcher<SweepOutcome>::finished, this, [this, watcher] {
@@ -133,9 +192,9 @@ void SweepPage::run() {
         QStringList problems;
         for (const SweepCell& c : outcome.result->cells)
             if (!c.ok)
-                problems << tr("%1 at %2: %3")
-                                .arg(QString::fromStdString(c.policy), QString::fromStdString(c.value),
-                                     QString::fromStdString(c.error));
+                problems << tr("%1 at %2 %3: %4")
+                                .arg(QString::fromStdString(c.policy), QString::fromStdString(outcome.result->spec.parameter),
+                                     QString::fromStdString(c.value), QString::fromStdString(c.error));
         status_->setText(problems.isEmpty() ? tr("Done.")
                                             : tr("Done; %1 cells could not run (gaps in the chart):\n%2")
                                                   .arg(problems.size())
@@ -144,16 +203,16 @@ void SweepPage::run() {
     });
     QPointer<QProgressBar> bar = progress_;
     auto cancel = cancel_;
-    watcher->setFuture(QtConcurrent::run([profile, spec, cancel, bar]() {
+    watcher->setFuture(QtConcurrent::run([work = std::move(work), cancel, bar]() {
         SweepOutcome outcome;
-        SweepOptions options;
-        options.cancel = cancel.get();
-        options.progress = [bar](size_t done, size_t) {
+        const std::function<void(size_t)> progress = [bar](size_t done) {
             QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(int(done)); }, Qt::QueuedConnection);
         };
         try {
-            outcome.result = std::make_shared<const SweepResult>(runSweep(*profile->profile, spec, options));
+            outcome.result = std::make_shared<const SweepResult>(work(cancel.get(), progress));
         } catch (const SweepCancelled&) {
+            outcome.cancelled = true;
+        } catch (const LoadCancelled&) {
             outcome.cancelled = true;
         } catch (const std::exception& e) {
             outcome.error = QString::fromUtf8(e.what());

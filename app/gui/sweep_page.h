@@ -1,7 +1,10 @@
 #pragma once
 // The Sweep tab: which hardware value to sweep, over which values, for which policies; Run
 // sweeps on the worker pool (every cell in parallel) with a progress bar and Cancel, on the
-// what-if machine, and the SweepWidget draws the speedups when it finishes.
+// what-if machine, and the SweepWidget draws the speedups when it finishes. "batch profiles"
+// sweeps the batch size instead: one profile per batch (files, or profiles of the workspace),
+// loaded and then run on the same worker, each on the what-if machine.
+#include "app/gui/sweep_profile_list.h"
 #include "core/sweep/parameter_sweep.h"
 #include "views/profile_view_data.h"
 #include "views/what_if_settings.h"
@@ -13,6 +16,7 @@
 #include <memory>
 
 class QComboBox;
+class QFormLayout;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
@@ -27,6 +31,9 @@ namespace spillway::app {
 class SweepPage : public QWidget {
     Q_OBJECT
 public:
+    // The parameter box's entry for a sweep over batch profiles.
+    static QString batchProfilesItem();
+
     // `currentProfile` and `currentMachine` are asked when Run is pressed.
     SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile,
               std::function<views::WhatIfSettings()> currentMachine, QWidget* parent = nullptr);
@@ -39,6 +46,8 @@ public:
     QLineEdit* valuesEdit() const { return values_; }
     QLineEdit* policiesEdit() const { return policies_; }
     views::SweepWidget* chart() const { return chart_; }
+    SweepProfileList* profileList() const { return profiles_; }
+    bool sweepsBatchProfiles() const;
 
 signals:
     void finished(std::shared_ptr<const spillway::SweepResult> result);
@@ -46,11 +55,19 @@ signals:
 
 private:
     void setRunning(bool running);
+    void showParameterRows();
+    // Runs `work` on a worker with a fresh cancel flag; its progress (0..total) drives the bar.
+    void start(std::function<SweepResult(const std::atomic<bool>* cancel,
+                                         const std::function<void(size_t done)>& progress)> work,
+               size_t total, const QString& message);
+    void runBatchProfiles(const SweepSpec& base);
 
     std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile_;
     std::function<views::WhatIfSettings()> currentMachine_;
     QComboBox* parameter_;
+    QFormLayout* form_;
     QLineEdit* values_;
+    SweepProfileList* profiles_;
     QLineEdit* policies_;
     QPushButton* runButton_;
     QPushButton* cancelButton_;

@@ -1,5 +1,6 @@
-// The sweep view draws, for each policy, the speedup the sweep computed at each value, with a
-// gap where a cell failed, on the real sweep of the eight-kernel training step.
+// The sweep view draws, for each policy, the speedup the sweep computed at each value and the
+// share of the iteration spent stalled, with a gap where a cell failed, on the real sweep of
+// the eight-kernel training step.
 #include "tests/app/run_fixtures.h"
 #include "views/sweep_widget.h"
 
@@ -28,8 +29,22 @@ private slots:
         }
         QVERIFY(std::isnan(w.plottedSpeedup(0, 0)));
         QVERIFY(std::isnan(w.plottedSpeedup(1, 0)));
+        // Below: stalled time over iteration time, from the cell's own split.
+        QCOMPARE(w.stallPlot()->graphCount(), 2);
+        QCOMPARE(w.plot()->xAxis->label(), QString("gpu_capacity"));
+        for (int v = 1; v < 3; ++v) {
+            const SweepCell& c = result->at(size_t(v), 0);
+            const Nanoseconds stalled = c.totals.faultStall + c.totals.oversubStall + c.totals.latePrefetchStall;
+            QCOMPARE(w.plottedStallShare(0, v), 100.0 * double(stalled) / double(c.iterationTime));
+        }
+        // 30 MiB for a 36 MiB step: plain UVM stalls more than with 64 MiB, where only the first
+        // touch of the weights (they start on the host) faults.
+        QVERIFY(w.plottedStallShare(0, 1) > w.plottedStallShare(0, 2));
+        QVERIFY(w.plottedStallShare(0, 2) > 0);
+        QVERIFY(std::isnan(w.plottedStallShare(1, 0)));
         w.setResult(nullptr);
         QCOMPARE(w.plot()->graphCount(), 0);
+        QCOMPARE(w.stallPlot()->graphCount(), 0);
     }
 };
 
