@@ -31,9 +31,21 @@ bool isConvolution(const Kernel& kernel) {
 
 struct Offload {
     size_t tensor;
-    std::int32_t lastForward;  // access index: the layer that reads it last in forward
-    bool convolution;          // that layer is a convolution
+    std::int32_t lastForward;    // access index: its last access in forward
+    std::int64_t layer;          // the forward layer reading it last, where the offload is issued
+    bool convolution;            // that layer is a convolution
 };
+
+// The forward layer that reads a map last: the kernel of its last forward access when that
+// access reads it; when it only writes it (profiles that record allocations and frees, not every
+// read, as torch CPU captures do), the next kernel in program order if it is a forward one: in
+// a chain network such as VGG the output of layer n is the input of layer n+1.
+std::int64_t readingLayer(const std::vector<Kernel>& kernels, const AccessTensor& tensor, const TensorAccess& access) {
+    const Kernel& k = kernels[static_cast<size_t>(access.kernelPos)];
+    if (std::find(k.inputs.begin(), k.inputs.end(), tensor.id) != k.inputs.end()) return access.kernelPos;
+    const auto next = static_cast<size_t>(access.kernelPos) + 1;
+    return next < kernels.size() && kernels[next].phase == KernelPhase::Forward ? static_cast<std::int64_t>(next) : -1;
+}
 
 }  // namespace
 
@@ -56,10 +68,10 @@ std::vector<Plan> planVdnn(const MultiJobPlanInput& input, const VdnnOptions& op
                 if (a[static_cast<size_t>(i)].phase == KernelPhase::Forward) f = i;
             if (f < 0 || f + 1 >= static_cast<std::int32_t>(a.size()) || !isBackward(a[static_cast<size_t>(f) + 1].phase))
                 continue;
-            const Kernel& layer = kernels[static_cast<size_t>(a[static_cast<size_t>(f)].kernelPos)];
-            // A layer's input feature map (what the layer reads), not its output.
-            if (std::find(layer.inputs.begin(), layer.inputs.end(), tensor.id) == layer.inputs.end()) continue;
-            offloads.push_back({t, f, isConvolution(layer)});
+            // A layer's input feature map (what a layer reads), not a layer's own output.
+            const std::int64_t layer = readingLayer(kernels, tensor, a[static_cast<size_t>(f)]);
+            if (layer < 0 || layer >= a[static_cast<size_t>(f) + 1].kernelPos) continue;
+            offloads.push_back({t, f, layer, isConvolution(kernels[static_cast<size_t>(layer)])});
         }
         // The backward layers: those that read a layer's input map again, in backward order
         // (every layer, also under vDNN_conv, so "one layer ahead" means the same layer).
@@ -76,7 +88,6 @@ std::vector<Plan> planVdnn(const MultiJobPlanInput& input, const VdnnOptions& op
         Bytes offloadedBytes = 0;
         for (const auto& o : offloads) {
             const auto& tensor = tas.tensors[o.tensor];
-            const auto& forward = tensor.accesses[static_cast<size_t>(o.lastForward)];
             const auto& backward = tensor.accesses[static_cast<size_t>(o.lastForward) + 1];
             const auto it = std::lower_bound(layers.begin(), layers.end(), backward.kernelPos);
             const std::int64_t prefetchAt = it == layers.begin() ? std::min(backwardStart, backward.kernelPos) : *std::prev(it);
@@ -84,7 +95,7 @@ std::vector<Plan> planVdnn(const MultiJobPlanInput& input, const VdnnOptions& op
             out.kind = DirectiveKind::PreEvict;
             out.tensor = tensor.id;
             out.target = Tier::Host;
-            out.kernelPos = forward.kernelPos;
+            out.kernelPos = o.layer;
             plan.directives.push_back(out);
             Directive in;
             in.kind = DirectiveKind::Prefetch;
@@ -94,7 +105,7 @@ std::vector<Plan> planVdnn(const MultiJobPlanInput& input, const VdnnOptions& op
             offloadedBytes += tensor.bytes;
             // The prediction: transfers start when issued (vDNN does not order them); a late
             // prefetch counts from its access, where the layer waits for it.
-            const Nanoseconds outStart = job.kernelStart[static_cast<size_t>(forward.kernelPos)];
+            const Nanoseconds outStart = job.kernelStart[static_cast<size_t>(o.layer)];
             const Nanoseconds inStart = job.kernelStart[static_cast<size_t>(prefetchAt)];
             const Nanoseconds inEnd = std::min(inStart + swapDuration(input.hardware.hostToGpu, tensor.bytes), backward.start);
             schedule.add(o.tensor, {.afterAccess = o.lastForward, .action = GapAction::Swap, .swapOutStart = outStart,
