@@ -71,7 +71,7 @@ std::vector<Transfer> transfers(const TensorAccessSequence& tas, const MemorySch
 }
 
 Profile loadVgg() {
-    return loadProfile(std::string(SPILLWAY_SOURCE_DIR) + "/samples/torch/vgg16-b2-cpu.profile.json");
+    return loadProfile(SPILLWAY_SOURCE_DIR "/samples/torch/vgg16-b2-cpu.profile.json");
 }
 
 // Three VGG-16 jobs, the second and third started a third and two thirds of an iteration later.
