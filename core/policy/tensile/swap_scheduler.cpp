@@ -92,8 +92,9 @@ bool SwapScheduler::scheduleRegular(size_t t, std::int32_t peakGap, Nanoseconds 
     for (std::int32_t s = 0; s <= peakGap; ++s) {
         const auto& after = a[static_cast<size_t>(s)];
         const auto& next = a[static_cast<size_t>(s) + 1];
-        const Nanoseconds outBy = s == peakGap ? std::min(peakTime, next.start - in) : next.start - in;
-        const auto outStart = link_.earliestFit(LinkDirection::ToHost, after.end, outBy, out);
+        // The swap-out's feasible region: after the access, done by the peak (and by the next
+        // access, which comes no later in the gaps before the peak's).
+        const auto outStart = link_.earliestFit(LinkDirection::ToHost, after.end, std::min(peakTime, next.start), out);
         if (!outStart) return false;  // no room for the swap-out: the paper's succeed_swap_out = False
         link_.reserve(LinkDirection::ToHost, *outStart, *outStart + out);
         const Nanoseconds outEnd = *outStart + out;

@@ -5,6 +5,7 @@
 #include "core/io/profile_loader.h"
 #include "core/policy/tensile/link_timeline.h"
 #include "core/policy/tensile/multi_job_planners.h"
+#include "core/policy/tensile/peak_analysis.h"
 #include "core/policy/tensile/schedule_plans.h"
 #include "core/policy/tensile/tensile_scheduler.h"
 #include "tests/core/policy/tensile_fixtures.h"
@@ -138,6 +139,80 @@ private slots:
         QVERIFY(result.schedule.of(3).empty());
         QCOMPARE(result.after.peak, Bytes(300));
         QCOMPARE(result.after.peakTime, Nanoseconds(10));
+    }
+
+    void retryMovesTheSwapOutPastTheNextAccess() {
+        // A (100): written by k0 [0,10), read by k2 [25,35) and k5 [55,65); C (10) by k1 [10,25),
+        // never read; B (50) by k4 [45,55), read by k5. Peak 150 at 45 (A idle in its gap 1,
+        // B in use). After the OTA the swap-out fits [10,20) but no swap-in ends by 25 from 20:
+        // it is taken back (lines 20-23) and placed after k2: out [35,45), in [45,55). The peak
+        // is then 150 at 55, where k5 reads A and B: nothing more to swap.
+        const Profile p = ProfileBuilder("retry")
+                              .tensor(1, "A", 100, K::Activation, false)
+                              .tensor(2, "C", 10, K::Temporary, false)
+                              .tensor(3, "B", 50, K::Activation, false)
+                              .kernel(10, "k0", P::Forward, 10, {}, {1})
+                              .kernel(11, "k1", P::Forward, 15, {}, {2})
+                              .kernel(12, "k2", P::Forward, 10, {1}, {})
+                              .kernel(13, "k3", P::Forward, 10, {}, {})
+                              .kernel(14, "k4", P::Backward, 10, {}, {3})
+                              .kernel(15, "k5", P::Backward, 10, {1, 3}, {})
+                              .build();
+        MultiJobPlanInput input;
+        input.jobs = {backToBack(p, 0)};
+        input.hardware = tenBytesPerNs();
+        const auto result = scheduleTensile(input);
+        QCOMPARE(result.before.peak, Bytes(150));
+        QCOMPARE(result.before.peakTime, Nanoseconds(45));
+        QCOMPARE(result.schedule.of(0).size(), size_t(1));
+        QCOMPARE(result.schedule.of(0).front(), (GapDecision{.afterAccess = 1, .action = GapAction::Swap, .swapOutStart = 35,
+                                                             .swapOutEnd = 45, .swapInStart = 45, .swapInEnd = 55}));
+        QCOMPARE(memoryAt(result.tas, result.schedule, 45), Bytes(50));
+        QCOMPARE(result.after.peak, Bytes(150));
+        QCOMPARE(result.after.peakTime, Nanoseconds(55));
+    }
+
+    void greedySwapInsForTheLaterAccesses() {
+        // D (100): written by k0 [0,10), read by k3 [30,40) and k5 [60,70); E (50): written by
+        // k2 [20,30), read by k3; F (20): written by k4 [40,60), read by k5. Peak 150 at 20, D
+        // idle in [10,30): out [10,20), in [20,30). Line 36: D's later access is swapped in too,
+        // after a release following k3: in [50,60). D is then away in [40,60): 20 B at 45 where
+        // the vanilla run holds 120.
+        const auto build = [](bool k3WritesD) {
+            return ProfileBuilder("greedy")
+                .tensor(1, "D", 100, K::Activation, false)
+                .tensor(2, "E", 50, K::Activation, false)
+                .tensor(3, "F", 20, K::Activation, false)
+                .kernel(10, "k0", P::Forward, 10, {}, {1})
+                .kernel(11, "k1", P::Forward, 10, {}, {})
+                .kernel(12, "k2", P::Forward, 10, {}, {2})
+                .kernel(13, "k3", P::Backward, 10, {1, 2}, k3WritesD ? std::vector<TensorId>{1} : std::vector<TensorId>{})
+                .kernel(14, "k4", P::Backward, 20, {}, {3})
+                .kernel(15, "k5", P::Backward, 10, {1, 3}, {})
+                .build();
+        };
+        const Profile p = build(false);
+        MultiJobPlanInput input;
+        input.jobs = {backToBack(p, 0)};
+        input.hardware = tenBytesPerNs();
+        const auto result = scheduleTensile(input);
+        QCOMPARE(result.before.peakTime, Nanoseconds(20));
+        QCOMPARE(result.schedule.of(0).size(), size_t(2));
+        QCOMPARE(result.schedule.of(0)[0], (GapDecision{.afterAccess = 0, .action = GapAction::Swap, .swapOutStart = 10,
+                                                        .swapOutEnd = 20, .swapInStart = 20, .swapInEnd = 30}));
+        QCOMPARE(result.schedule.of(0)[1],
+                 (GapDecision{.afterAccess = 1, .action = GapAction::Release, .swapInStart = 50, .swapInEnd = 60}));
+        QCOMPARE(memoryAt(result.tas, MemorySchedule(3), 45), Bytes(120));
+        QCOMPARE(memoryAt(result.tas, result.schedule, 45), Bytes(20));
+        QCOMPARE(describeAll(p, planTensile(input)[0]),
+                 QStringList({"0 after +0 pre-evict D", "1 after +0 prefetch D", "3 after +0 pre-evict D",
+                              "3 after +0 free E", "3 after +10 prefetch D", "5 after +0 free D", "5 after +0 free F"}));
+        // k3 updating D in place makes the host copy stale: no release after it.
+        const Profile q = build(true);
+        input.jobs = {backToBack(q, 0)};
+        const auto written = scheduleTensile(input);
+        QCOMPARE(written.schedule.of(0).size(), size_t(1));
+        QVERIFY(written.schedule.of(0)[0].action == GapAction::Swap);
     }
 
     void updatedParameterSwapsAcrossIterations() {
