@@ -36,9 +36,34 @@ std::optional<Nanoseconds> LinkTimeline::latestFit(LinkDirection d, Nanoseconds 
 }
 
 void LinkTimeline::reserve(LinkDirection d, Nanoseconds start, Nanoseconds end) {
-    if (end > start) queue(d)[start] = end;
+    if (end <= start) return;
+    auto& busy = queue(d);
+    auto next = busy.lower_bound(start);
+    if (next != busy.end() && next->first == end) {  // touches the next stretch: absorb it
+        end = next->second;
+        next = busy.erase(next);
+    }
+    if (next != busy.begin()) {
+        const auto prev = std::prev(next);
+        if (prev->second == start) {  // touches the previous stretch: extend it
+            prev->second = end;
+            return;
+        }
+    }
+    busy.emplace_hint(next, start, end);
 }
 
-void LinkTimeline::unreserve(LinkDirection d, Nanoseconds start) { queue(d).erase(start); }
+void LinkTimeline::unreserve(LinkDirection d, Nanoseconds start, Nanoseconds end) {
+    if (end <= start) return;
+    auto& busy = queue(d);
+    auto it = busy.upper_bound(start);
+    if (it == busy.begin()) return;
+    --it;  // the stretch holding [start, end)
+    const Nanoseconds from = it->first, to = it->second;
+    if (to < end) return;
+    busy.erase(it);
+    if (from < start) busy.emplace(from, start);
+    if (end < to) busy.emplace(end, to);
+}
 
 }  // namespace spillway::tensile

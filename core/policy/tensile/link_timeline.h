@@ -20,8 +20,13 @@ public:
     std::optional<Nanoseconds> earliestFit(LinkDirection d, Nanoseconds from, Nanoseconds to, Nanoseconds duration) const;
     std::optional<Nanoseconds> latestFit(LinkDirection d, Nanoseconds from, Nanoseconds to, Nanoseconds duration) const;
     // The caller found the interval free (a fit above); zero-length transfers take no room.
+    // Touching reservations are kept merged, so a search over a saturated link steps over busy
+    // stretches, not over every transfer in them.
     void reserve(LinkDirection d, Nanoseconds start, Nanoseconds end);
-    void unreserve(LinkDirection d, Nanoseconds start);
+    // Takes back a reservation made with reserve (the same start and end).
+    void unreserve(LinkDirection d, Nanoseconds start, Nanoseconds end);
+    // Busy stretches of a direction's queue (merged reservations), for tests.
+    const std::map<Nanoseconds, Nanoseconds>& busy(LinkDirection d) const { return queue(d); }
 
 private:
     const std::map<Nanoseconds, Nanoseconds>& queue(LinkDirection d) const { return busy_[single_ ? 0 : static_cast<int>(d)]; }

@@ -40,7 +40,15 @@ std::vector<Residency> residencyOf(const AccessTensor& tensor, const std::vector
     for (const auto& d : decisions)
         if (isWrapGap(tensor, d.afterAccess)) wrap = &d;
     Nanoseconds from = tensor.residentAtStart ? kBeforeEverything : a.front().start;
-    if (wrap) from = wrap->swapInEnd;
+    // A wrap swap-out before the last access's end runs as the window begins (the update of the
+    // previous iteration leaving then): resident from the start until it is done.
+    const bool wrapAtStart = wrap && wrap->swapOutStart < a.back().end;
+    if (wrapAtStart) {
+        if (wrap->swapOutEnd > from) out.push_back({from, wrap->swapOutEnd});
+        from = wrap->swapInEnd;
+    } else if (wrap) {
+        from = wrap->swapInEnd;
+    }
     for (const auto& d : decisions) {
         if (d.afterAccess >= last) continue;
         const auto& before = a[static_cast<size_t>(d.afterAccess)];
@@ -51,7 +59,7 @@ std::vector<Residency> residencyOf(const AccessTensor& tensor, const std::vector
         from = std::max(returns, leaves);
     }
     Nanoseconds to = a.back().end;
-    if (tensor.persistent) to = wrap ? std::max(wrap->swapOutEnd, a.back().end) : kAfterEverything;
+    if (tensor.persistent) to = wrap && !wrapAtStart ? std::max(wrap->swapOutEnd, a.back().end) : kAfterEverything;
     if (to > from) out.push_back({from, to});
     return out;
 }

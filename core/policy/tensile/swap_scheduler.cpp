@@ -67,11 +67,16 @@ bool SwapScheduler::scheduleWrap(size_t t, Nanoseconds peakTime) {
     const Nanoseconds in = swapDuration(hardware_.hostToGpu, tensor.bytes);
     // Out after the update, done by the end of the iteration (and by the peak if it lies there).
     const Nanoseconds outBy = peakTime >= last.end ? std::min(job.windowEnd, peakTime) : job.windowEnd;
-    const auto outStart = link_.earliestFit(LinkDirection::ToHost, last.end, outBy, out);
+    auto outStart = link_.earliestFit(LinkDirection::ToHost, last.end, outBy, out);
+    // No room before the iteration ends (the optimizer's last updates): the swap-out goes as the
+    // next iteration begins, before the peak, instead of pausing the job at the iteration's end.
+    if (!outStart && peakTime < first.start)
+        outStart = link_.earliestFit(LinkDirection::ToHost, job.windowStart, std::min(peakTime, first.start), out);
     if (!outStart) return false;
     // In before the next iteration's first use: in this window, before access 0 (after the peak
-    // if the peak lies there).
-    const Nanoseconds inFrom = peakTime < first.start ? std::max(job.windowStart, peakTime - in + 1) : job.windowStart;
+    // if the peak lies there, after the swap-out if that runs at the window's start).
+    Nanoseconds inFrom = peakTime < first.start ? std::max(job.windowStart, peakTime - in + 1) : job.windowStart;
+    if (*outStart < last.end) inFrom = std::max(inFrom, *outStart + out);
     const auto inStart = link_.latestFit(LinkDirection::ToGpu, inFrom, first.start, in);
     if (!inStart) return false;
     link_.reserve(LinkDirection::ToHost, *outStart, *outStart + out);
@@ -101,7 +106,7 @@ bool SwapScheduler::scheduleRegular(size_t t, std::int32_t peakGap, Nanoseconds 
         const Nanoseconds inFrom = s == peakGap ? std::max(outEnd, peakTime - in + 1) : outEnd;
         const auto inStart = link_.latestFit(LinkDirection::ToGpu, inFrom, next.start, in);
         if (!inStart) {
-            link_.unreserve(LinkDirection::ToHost, *outStart);
+            link_.unreserve(LinkDirection::ToHost, *outStart, *outStart + out);
             continue;
         }
         link_.reserve(LinkDirection::ToGpu, *inStart, *inStart + in);

@@ -105,8 +105,11 @@ TensorAccessSequence buildTensorAccessSequence(const std::vector<JobIterationVie
             const bool readsFirst = std::find(producer.inputs.begin(), producer.inputs.end(), a.id) != producer.inputs.end();
             a.residentAtStart = a.persistent || readsFirst || !firstAccess.writes;
             if (!a.residentAtStart) a.accesses.front().kind = AccessKind::Output;
-            const auto& last = a.accesses.back();
-            a.updatedParameter = a.persistent && last.writes && last.phase == KernelPhase::Optimizer;
+            // Updated in the optimizer phase (a parameter, Adam's moments): the gap after its last
+            // access (the update, or a later read in the same step) wraps to the next iteration.
+            a.updatedParameter = a.persistent && std::any_of(a.accesses.begin(), a.accesses.end(), [](const TensorAccess& x) {
+                                     return x.writes && x.phase == KernelPhase::Optimizer;
+                                 });
         }
         if (!profile.kernels.empty()) {
             tas.start = first ? times.windowStart : std::min(tas.start, times.windowStart);

@@ -6,10 +6,9 @@
 //
 // Updated parameters: the paper treats the parameter an optimizer writes as a new logical tensor
 // that reuses the old one's address, so the update adds no memory. Here a persistent tensor stays
-// one buffer; when its last access in the iteration is an optimizer-phase write it is marked
-// `updatedParameter`, and the gap after that write wraps to its first access of the next
-// iteration (the only place the updated version can be swapped: out after the update, in before
-// the next iteration's first use).
+// one buffer; when an optimizer-phase kernel writes it, it is marked `updatedParameter`, and the
+// gap after its last access wraps to its first access of the next iteration (where the updated
+// version is swapped: out after its last use, in before the next iteration's first use).
 #include "core/policy/multi_job_planner.h"
 #include "core/trace/profile.h"
 
