@@ -73,13 +73,16 @@ bool SwapScheduler::scheduleWrap(size_t t, Nanoseconds peakTime) {
     if (!outStart && peakTime < first.start)
         outStart = link_.earliestFit(LinkDirection::ToHost, job.windowStart, std::min(peakTime, first.start), out);
     if (!outStart) return false;
+    link_.reserve(LinkDirection::ToHost, *outStart, *outStart + out);
     // In before the next iteration's first use: in this window, before access 0 (after the peak
     // if the peak lies there, after the swap-out if that runs at the window's start).
     Nanoseconds inFrom = peakTime < first.start ? std::max(job.windowStart, peakTime - in + 1) : job.windowStart;
     if (*outStart < last.end) inFrom = std::max(inFrom, *outStart + out);
     const auto inStart = link_.latestFit(LinkDirection::ToGpu, inFrom, first.start, in);
-    if (!inStart) return false;
-    link_.reserve(LinkDirection::ToHost, *outStart, *outStart + out);
+    if (!inStart) {
+        link_.unreserve(LinkDirection::ToHost, *outStart, *outStart + out);
+        return false;
+    }
     link_.reserve(LinkDirection::ToGpu, *inStart, *inStart + in);
     schedule_.add(t, {.afterAccess = static_cast<std::int32_t>(tensor.accesses.size()) - 1,
                       .action = GapAction::Swap,
