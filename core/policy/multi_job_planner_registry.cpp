@@ -1,4 +1,5 @@
 #include "core/policy/multi_job_planner.h"
+#include "core/policy/tensile/multi_job_planners.h"
 
 #include <stdexcept>
 
@@ -19,6 +20,9 @@ std::vector<Plan> planNothing(const MultiJobPlanInput& input) {
 const std::vector<MultiJobPlannerInfo>& multiJobPlanners() {
     static const std::vector<MultiJobPlannerInfo> list = {
         {"none", "vanilla: no swapping or recomputation (the baseline of the ratios)", &planNothing},
+        {"tensile", "TENSILE: swap and recompute tasks that minimise the peak of all jobs together", &planTensile},
+        {"vdnn", "vDNN: offload forward feature maps, prefetch one layer ahead in backward", &planVdnn},
+        {"capuchin", "Capuchin: observe one iteration, then swap or recompute by free time and MSPS to just fit", &planCapuchin},
     };
     return list;
 }

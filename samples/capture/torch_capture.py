@@ -46,6 +46,8 @@ except ImportError:  # pragma: no cover - older torch
 MODELS = {
     "resnet18": lambda: torchvision.models.resnet18(weights=None),
     "vit_b_16": lambda: torchvision.models.vit_b_16(weights=None),
+    # TENSILE's workload (its section 5.1: VGG at batch 2).
+    "vgg16": lambda: torchvision.models.vgg16(weights=None),
 }
 IMAGE_SIZE = 224
 CLASSES = 1000

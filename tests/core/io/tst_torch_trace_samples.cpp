@@ -132,6 +132,7 @@ private slots:
         QTest::addColumn<int>("batch");
         QTest::newRow("resnet18") << "resnet18-b2-cpu" << "resnet18" << 2;
         QTest::newRow("vit_b_16") << "vit_b_16-b1-cpu" << "vit_b_16" << 1;
+        QTest::newRow("vgg16") << "vgg16-b2-cpu" << "vgg16" << 2;
     }
 
     void samples() {
