@@ -204,7 +204,7 @@ private slots:
     void realProfilesKeepTheInvariants() {
         // Two ResNet-18 jobs on a GPU smaller than their vanilla peak together, every
         // activation swapped out after its write and in before its next read.
-        const auto profile = loadProfile(std::string(SPILLWAY_SOURCE_DIR) + "/samples/torch/resnet18-b2-cpu.profile.json");
+        const auto profile = loadProfile(std::filesystem::path(SPILLWAY_SOURCE_DIR) / "samples/torch/resnet18-b2-cpu.profile.json");
         Workload probe = unitWorkload(64 * kGiB);
         addJob(probe, "A", profile, 0, 2);
         addJob(probe, "B", profile, 1'000'000, 2);
