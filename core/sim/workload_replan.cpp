@@ -170,6 +170,9 @@ WorkloadResult simulateWorkload(const Workload& workload, const MultiJobPlannerI
     if (workload.jobs.empty()) throw std::invalid_argument("workload " + workload.label + " has no jobs");
     if (workload.hardware.gpuCapacity <= 0)
         throw std::invalid_argument("workload " + workload.label + ": the GPU capacity must be positive");
+    for (const auto& job : workload.jobs)
+        if (job.profile.kernels.empty())
+            throw std::invalid_argument("workload " + workload.label + ": job " + job.name + " has no kernels");
     wl::Engine engine(workload, planner);
     return engine.run();
 }
