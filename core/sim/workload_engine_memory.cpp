@@ -216,6 +216,10 @@ void Engine::issueDirective(JobRun& job, const Directive& d) {
     const ProfileIndex& index = *job.profileIndex;
     const auto ti = index.tensorPos(d.tensor);
     TensorRun& t = job.tensors[ti];
+    if (ti == job.recomputing) {  // being rebuilt for the running kernel: leave it alone
+        ++job.result.droppedDirectives;
+        return;
+    }
     switch (d.kind) {
         case DirectiveKind::PreEvict:
             // Swap out: copy to host, release once copied and the current access has ended.

@@ -113,7 +113,7 @@ MultiJobPlanInput Engine::planInput(const std::vector<int>& active, int trigger)
         Nanoseconds start = now_;
         if (j != trigger && job.phase != Phase::IterationStart) {
             for (std::size_t s = job.step; s < job.runOrder.size(); ++s) start += job.estimates[job.runOrder[s]];
-            if (job.phase == Phase::Compute || job.phase == Phase::Recompute) start -= now_ - job.computeStart;
+            if (job.phase == Phase::Compute) start -= now_ - job.computeStart;
             start = std::max(start, now_);
         }
         view.kernelDuration = job.estimates;
