@@ -13,6 +13,10 @@ namespace {
 struct Call {
     std::vector<std::string> jobs;
     std::vector<Nanoseconds> firstKernelStart;
+    std::vector<Nanoseconds> firstKernelEstimate;
+    std::vector<double> maxSwapRatio;
+    std::vector<int> completedIterations;
+    bool singleLink = false;
 };
 
 // Records every call and plans nothing, except what `extra` adds.
@@ -29,6 +33,10 @@ MultiJobPlannerInfo recordingPlanner(std::function<void(std::size_t call, const 
         for (std::size_t j = 0; j < input.jobs.size(); ++j) {
             call.jobs.push_back(input.jobs[j].name);
             call.firstKernelStart.push_back(input.jobs[j].kernelStart.at(0));
+            call.firstKernelEstimate.push_back(input.jobs[j].kernelDuration.at(0));
+            call.maxSwapRatio.push_back(input.jobs[j].maxSwapRatio);
+            call.completedIterations.push_back(input.jobs[j].completedIterations);
+            call.singleLink = input.singleTransferLink;
             if (extra) extra(calls().size(), input.jobs[j], plans[j]);
         }
         calls().push_back(call);
@@ -70,6 +78,7 @@ private slots:
         w.replanDriftPpm = 1'000'000;  // drift never re-plans here
         addJob(w, "A", oneKernel(1000, true), 0, 3);
         addJob(w, "B", oneKernel(1000), 1500, 1);
+        w.jobs[1].maxSwapRatio = 0.5;
         // The second plan swaps W out after A's kernel: it must act from A's next iteration.
         const auto planner = recordingPlanner([](std::size_t call, const JobIterationView& job, Plan& plan) {
             if (call == 1 && job.name == "A") plan.directives.push_back(directive(0, DirectiveKind::PreEvict, 0, true));
@@ -90,6 +99,9 @@ private slots:
         // A has computed since 1000: its next iteration is estimated at 1500 + 1000 - 500 = 2000;
         // B starts now.
         QCOMPARE(calls()[1].firstKernelStart, (std::vector<Nanoseconds>{2000, 1500}));
+        QCOMPARE(calls()[1].maxSwapRatio, (std::vector<double>{1.0, 0.5}));   // priorities
+        QCOMPARE(calls()[1].completedIterations, (std::vector<int>{1, 0}));
+        QVERIFY(calls()[1].singleLink);
         // A's second iteration: alone 1000-1500 (500 done), shared from 1500 (500 more at half
         // speed) -> 2500. Third: A 1000 and B 500 left, shared until B ends at 3500, A's last 500
         // alone -> 4000. The swap-out of W comes after the third iteration's kernel only.
@@ -125,6 +137,8 @@ private slots:
                 QCOMPARE(r.replans[1].driftPpm, (std::vector<std::int64_t>{500'000, 500'000}));
                 QCOMPARE(r.replans[1].jobs, (std::vector<int>{0, 1}));
                 QCOMPARE(calls()[1].jobs, (std::vector<std::string>{"A", "B"}));
+                // The planner sees the corrected estimates.
+                QCOMPARE(calls()[1].firstKernelEstimate, (std::vector<Nanoseconds>{1500, 1500}));
                 QCOMPARE(r.replans[2].ended, std::vector<int>{1});
             } else {
                 // 50 % is below 60 %: only the job changes re-plan.

@@ -201,6 +201,32 @@ private slots:
         QVERIFY(r.transfers.empty());
     }
 
+    void oneJobAsASimulationResultForTheViews() {
+        // The late swap-in run above: X out 100-1100, in 1600-2600, k3 waits 500.
+        Workload w = unitWorkload(10'000);
+        addJob(w, "A", swapProfile(), 0);
+        const auto r = simulateWorkload(w, fixedPlanner({directive(0, DirectiveKind::PreEvict, 0, true),
+                                                         directive(1, DirectiveKind::Prefetch, 0, false, 1500)}));
+        const SimulationResult sim = jobSimulationResult(w, r, 0);
+        QCOMPARE(sim.iterationTime, Nanoseconds(2700));
+        QCOMPARE(sim.idealTime, Nanoseconds(2200));
+        QCOMPARE(sim.kernels.size(), std::size_t(4));
+        QCOMPARE(sim.kernels[3].latePrefetchStall, Nanoseconds(500));  // swap stall
+        QCOMPARE(sim.kernels[3].compute, Nanoseconds(100));
+        QCOMPARE(sim.totals.compute, Nanoseconds(2200));
+        QCOMPARE(sim.transfers.size(), std::size_t(2));
+        QVERIFY(sim.transfers[0].link == LinkId::GpuToHost && sim.transfers[1].link == LinkId::HostToGpu);
+        QCOMPARE(sim.transfers[1].start, Nanoseconds(1600));
+        QCOMPARE(sim.traffic[static_cast<int>(LinkId::HostToGpu)], Bytes(1000));
+        QCOMPARE(sim.traffic[static_cast<int>(LinkId::GpuToHost)], Bytes(1000));
+        // GPU bytes: X at 0 (1000), gone at 1100, Y at 1100 (1000), X back at 1600 (2000), Y
+        // freed at 2100 (1000): peak 2000.
+        QCOMPARE(sim.peakGpuBytes, Bytes(2000));
+        QCOMPARE(sim.residency.front().time, Nanoseconds(0));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, jobSimulationResult(w, r, 0, 1));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, jobSimulationResult(w, r, 1));
+    }
+
     void realProfilesKeepTheInvariants() {
         // Two ResNet-18 jobs on a GPU smaller than their vanilla peak together, every
         // activation swapped out after its write and in before its next read.
@@ -254,6 +280,16 @@ private slots:
                          sim.iterationTime);
                 QCOMPARE(sim.gpuBytesAtStart + sim.gpuBytesIn - sim.gpuBytesOut, sim.gpuBytesAtEnd);
                 QVERIFY(sim.peakGpuBytes <= job.peakGpuBytes);
+            }
+            // A swap-in lands before the kernel that reads the tensor computes (or it waited).
+            for (const auto& s : r.transfers) {
+                if (s.direction != SwapDirection::In) continue;
+                for (const auto& k : r.jobs[s.job].kernels) {
+                    const auto& in = profile.kernels[k.position].inputs;
+                    if (k.end <= s.issue || std::find(in.begin(), in.end(), s.tensor) == in.end()) continue;
+                    QVERIFY(k.end - k.compute >= s.end);
+                    break;
+                }
             }
             for (std::size_t a = 0; a < r.transfers.size(); ++a)
                 for (std::size_t b = a + 1; b < r.transfers.size() && b < a + 64; ++b)
