@@ -251,7 +251,7 @@ bool Engine::ensureTensors(JobRun& job) {
             if (job.phase != Phase::WaitInput) setPhase(job, Phase::WaitInput);
             return false;
         }
-        const Room room = allocate(job, ti, t.bytes, label(ti));
+        const Room room = allocate(job, t.bytes, label(ti));
         if (room != Room::Ok) return false;
         if (t.recomputePending && t.producer >= 0) {
             // Its producer re-runs now, sharing the processor like any kernel.
@@ -286,7 +286,7 @@ bool Engine::ensureTensors(JobRun& job) {
         const auto ti = kt.outputsOnly[job.cursor - kt.inputs.size()];
         TensorRun& t = job.tensors[ti];
         if (t.where == Where::Absent) {
-            if (allocate(job, ti, t.bytes, label(ti)) != Room::Ok) return false;
+            if (allocate(job, t.bytes, label(ti)) != Room::Ok) return false;
             t.where = Where::Gpu;
         } else if (t.where == Where::Arriving) {
             // A swap-in or rebuild of a tensor this kernel overwrites: wait for its room to settle.
@@ -298,7 +298,7 @@ bool Engine::ensureTensors(JobRun& job) {
     }
     if (job.cursor == outputsEnd) {
         if (kernel.workspaceBytes > 0 &&
-            allocate(job, -1, kernel.workspaceBytes, "the workspace of kernel " + std::to_string(pos) + " (" +
+            allocate(job, kernel.workspaceBytes, "the workspace of kernel " + std::to_string(pos) + " (" +
                                                          kernel.name + ") of job " + job.spec->name) != Room::Ok)
             return false;
         ++job.cursor;

@@ -113,7 +113,7 @@ private:
 
     // workload_engine_memory.cpp
     enum class Room { Ok, Wait, Impossible };
-    Room allocate(JobRun& job, std::int64_t tensor, Bytes bytes, const std::string& what);
+    Room allocate(JobRun& job, Bytes bytes, const std::string& what);
     Room makeRoom(JobRun& job, Bytes bytes, const std::string& what);
     void addGpuBytes(JobRun& job, Bytes delta);
     void release(JobRun& job, std::int64_t tensor, ReleaseMode mode);

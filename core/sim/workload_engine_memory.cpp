@@ -31,11 +31,10 @@ void Engine::addGpuBytes(JobRun& job, Bytes delta) {
     note(result_.memory, gpuUsed_);
 }
 
-// Room for `bytes` of this job (a tensor, or a workspace when tensor < 0). Ok: counted as
+// Room for `bytes` of this job (a tensor or a workspace). Ok: counted as
 // allocated. Wait: the job waits (phase WaitRoom) for passive swap-outs or for others to free
 // memory. Impossible: it can never fit (more than the whole GPU).
-Engine::Room Engine::allocate(JobRun& job, std::int64_t tensor, Bytes bytes, const std::string& what) {
-    (void)tensor;
+Engine::Room Engine::allocate(JobRun& job, Bytes bytes, const std::string& what) {
     const Room room = makeRoom(job, bytes, what);
     if (room == Room::Ok) {
         addGpuBytes(job, bytes);
