@@ -298,6 +298,59 @@ private slots:
             QCOMPARE(simulateWorkload(w, planner), r);  // repeatable bit for bit
         }
     }
+
+    void randomPlansEndAndKeepTheInvariants() {
+        // Any mix of directives, delays and a tight GPU (200 MiB, then 40 MiB where three
+        // jobs' working sets collide): the run ends (or says why it cannot), never holds more
+        // than the GPU, and every kernel window is exactly its parts.
+        const auto profile = loadProfile(std::filesystem::path(SPILLWAY_SOURCE_DIR) / "samples/lessons/small-gpt.profile.json");
+        static std::uint64_t seed = 0;
+        const auto planner = lambdaPlanner([](const MultiJobPlanInput& input) {
+            std::vector<Plan> plans;
+            std::uint64_t x = seed;
+            const auto next = [&x](std::uint64_t n) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                return (x >> 33) % n;
+            };
+            const DirectiveKind kinds[] = {DirectiveKind::PreEvict, DirectiveKind::Prefetch, DirectiveKind::Free,
+                                           DirectiveKind::Recompute};
+            for (const auto& job : input.jobs) {
+                Plan plan;
+                const auto kernels = job.profile->kernels.size();
+                for (int i = 0; i < 300; ++i) {
+                    const auto& t = job.profile->tensors[next(job.profile->tensors.size())];
+                    plan.directives.push_back(directive(static_cast<std::int64_t>(next(kernels)), kinds[next(4)], t.id,
+                                                        next(2) == 1, next(3) == 0 ? static_cast<Nanoseconds>(next(200'000)) : 0));
+                }
+                plans.push_back(plan);
+            }
+            ++seed;
+            return plans;
+        });
+        int ran = 0;
+        for (std::uint64_t s = 1; s <= 4; ++s) {
+            seed = s * 1000;
+            Workload w = unitWorkload((s <= 2 ? 200 : 40) * kMiB, s % 2 ? LinkMode::Single : LinkMode::Duplex);
+            w.hardware.hostToGpu = w.hardware.gpuToHost = {16'000'000'000, 5'000};
+            addJob(w, "A", profile, 0, 3);
+            addJob(w, "B", profile, 300'000, 2);
+            addJob(w, "C", profile, 300'000, 1);
+            const auto r = simulateWorkload(w, planner);
+            QVERIFY(r.peakGpuBytes <= w.hardware.gpuCapacity);
+            if (!r.cannotRun.empty()) {
+                QVERIFY2(r.cannotRun.find("does not fit") != std::string::npos, r.cannotRun.c_str());
+                continue;
+            }
+            ++ran;
+            for (const auto& job : r.jobs) {
+                for (const auto& k : job.kernels)
+                    QCOMPARE(k.compute + k.recompute + k.swapStall + k.passiveSwapStall, k.end - k.start);
+                QCOMPARE(job.memory.back().bytes, Bytes(0));
+            }
+            QCOMPARE(r.jobs[0].iterationTimes.size(), std::size_t(3));
+        }
+        QVERIFY(ran >= 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWorkloadSim)
