@@ -126,6 +126,7 @@ WorkloadResult Engine::run() {
                 least = std::min(least, job.remaining);
             }
         if (sharers > 0) next = std::min(next, now_ + least * sharers);
+        if (next == std::numeric_limits<Nanoseconds>::max() && breakDeadlock()) continue;
         if (next == std::numeric_limits<Nanoseconds>::max()) {
             // Nothing computes and nothing is under way: every unfinished job waits for room
             // that no one will free.
@@ -184,6 +185,13 @@ bool Engine::stepJob(JobRun& job) {
             case Phase::WaitInput:
             case Phase::WaitRoom:
             case Phase::Inputs: {
+                if (job.suspended) {
+                    // Until the job it makes room for got an allocation (or ended).
+                    const JobRun& taker = jobs_[job.suspendedFor];
+                    if (taker.phase != Phase::Done && taker.allocations == job.suspendedAtAllocation) return moved;
+                    job.suspended = false;
+                    pinKernel(job, +1);
+                }
                 const Phase before = job.phase;
                 const auto cursor = job.cursor;
                 if (!ensureTensors(job)) return moved || job.phase != before || job.cursor != cursor;
@@ -222,10 +230,46 @@ void Engine::startKernel(JobRun& job) {
     job.phase = Phase::Inputs;
     job.phaseSince = now_;
     job.cursor = 0;
-    const auto& kt = job.kernelTensors[pos];
-    for (auto t : kt.inputs) ++job.tensors[t].pins;
-    for (auto t : kt.outputsOnly) ++job.tensors[t].pins;
+    pinKernel(job, +1);
     issueDirectives(job, job.before[pos]);
+}
+
+// A started kernel's tensors are pinned: no passive swap takes them. Unpinning releases what
+// was waiting for the kernel to end.
+void Engine::pinKernel(JobRun& job, int delta) {
+    const auto& kt = job.kernelTensors[kernelAt(job)];
+    for (const auto* list : {&kt.inputs, &kt.outputsOnly})
+        for (auto ti : *list) {
+            TensorRun& t = job.tensors[ti];
+            t.pins += delta;
+            if (t.pins == 0 && t.releaseAfterUse) release(job, ti, t.releaseMode);
+        }
+}
+
+// Nothing computes, nothing is under way, and jobs wait for room, each holding its own
+// kernel's tensors. The first of them (workload order) may now swap out the others' tensors:
+// they are unpinned and start their kernels' allocations again once it got an allocation, so the
+// jobs take turns instead of failing. False when there is no one to take from (then the run is
+// impossible).
+bool Engine::breakDeadlock() {
+    JobRun* first = nullptr;
+    bool suspended = false;
+    for (auto& job : jobs_) {
+        if (job.phase != Phase::WaitRoom) continue;
+        if (!first && !job.suspended) {
+            first = &job;
+            continue;
+        }
+        if (job.suspended) continue;
+        pinKernel(job, -1);
+        job.suspended = true;
+        job.suspendedFor = first->index;
+        job.suspendedAtAllocation = first->allocations;
+        job.reserved = 0;  // what its own passive swap-outs free goes to whoever needs it
+        job.cursor = 0;  // its inputs may be gone when it resumes (the workspace comes last: not taken yet)
+        suspended = true;
+    }
+    return suspended;
 }
 
 // Brings the kernel's inputs onto the GPU, allocates its outputs and workspace, then starts
@@ -333,13 +377,7 @@ void Engine::endKernel(JobRun& job) {
     job.result.kernels.push_back(job.current);
     const Kernel& kernel = job.spec->profile.kernels[pos];
     if (kernel.workspaceBytes > 0) addGpuBytes(job, -kernel.workspaceBytes);
-    const auto& kt = job.kernelTensors[pos];
-    for (const auto* list : {&kt.inputs, &kt.outputsOnly})
-        for (auto ti : *list) {
-            TensorRun& t = job.tensors[ti];
-            --t.pins;
-            if (t.pins == 0 && t.releaseAfterUse) release(job, ti, t.releaseMode);
-        }
+    pinKernel(job, -1);
     // The framework frees what no later kernel of the iteration uses (reference counting).
     for (auto ti : job.freeAfterStep[job.step])
         if (job.tensors[ti].where != Where::Absent || job.tensors[ti].hostValid) release(job, ti, ReleaseMode::Dead);

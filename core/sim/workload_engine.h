@@ -74,6 +74,12 @@ struct JobRun {
     Nanoseconds remaining = 0; // work left in the Compute/Recompute phase, ns at full speed
     std::int64_t recomputing = -1;  // tensor being rebuilt in Recompute
     Bytes reserved = 0;        // room being made for this job by passive swap-outs
+    // Its kernel's tensors were unpinned so another waiting job could swap them out (breaking
+    // a deadlock); it starts its kernel's allocations again once no other job makes room.
+    bool suspended = false;
+    int suspendedFor = -1;                 // the job it makes room for
+    std::int64_t suspendedAtAllocation = 0;  // that job's allocation count then
+    std::int64_t allocations = 0;          // successful allocations so far
     Bytes gpuBytes = 0;
     std::string roomProblem;   // why the last allocation had to wait (for an impossible run)
     WorkloadKernelRun current;
@@ -106,6 +112,8 @@ private:
     bool ensureTensors(JobRun& job);
     void endKernel(JobRun& job);
     void finishJob(JobRun& job);
+    bool breakDeadlock();
+    void pinKernel(JobRun& job, int delta);
     void setPhase(JobRun& job, Phase phase);
     void processEvents();
     void schedule(Event event);

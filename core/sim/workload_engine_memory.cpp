@@ -39,6 +39,7 @@ Engine::Room Engine::allocate(JobRun& job, Bytes bytes, const std::string& what)
     if (room == Room::Ok) {
         addGpuBytes(job, bytes);
         job.reserved = 0;
+        ++job.allocations;
         if (job.phase == Phase::WaitRoom) setPhase(job, Phase::Inputs);
     } else if (room == Room::Wait && job.phase != Phase::WaitRoom) {
         setPhase(job, Phase::WaitRoom);

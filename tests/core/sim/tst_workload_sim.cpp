@@ -188,6 +188,37 @@ private slots:
         QVERIFY(r2.cannotRun.find("nothing else can be swapped out") != std::string::npos);
     }
 
+    void jobsWaitingForEachOtherTakeTurns() {
+        // Capacity 1000; each job: k0 writes a (400), k1 reads a and writes b (400), 100 ns
+        // each. Both k0 share the processor: 0-200. At 200 both k1 need 400 with 200 free and
+        // each holds its own a: a deadlock. The first job (A) may swap B's a out (passive,
+        // 200-600), allocates b and computes alone 600-700, then ends and frees its memory. B
+        // starts k1 over at 600, waits for room until 700, swaps its a back in (700-1100), and
+        // computes 1100-1200.
+        TinyProfile p;
+        const auto a = p.tensor("a", 400, false);
+        const auto b = p.tensor("b", 400, false);
+        p.kernel("k0", 100, {}, {a});
+        p.kernel("k1", 100, {a}, {b});
+        Workload w = unitWorkload(1000);
+        addJob(w, "A", p.profile, 0);
+        addJob(w, "B", p.profile, 0);
+        const auto r = simulateWorkload(w, "none");
+        QVERIFY2(r.cannotRun.empty(), r.cannotRun.c_str());
+        const auto& ka = r.jobs[0].kernels[1];
+        QCOMPARE(ka.start, Nanoseconds(200));
+        QCOMPARE(ka.passiveSwapStall, Nanoseconds(400));
+        QCOMPARE(ka.end, Nanoseconds(700));
+        const auto& kb = r.jobs[1].kernels[1];
+        QCOMPARE(kb.passiveSwapStall, Nanoseconds(500));
+        QCOMPARE(kb.swapStall, Nanoseconds(400));
+        QCOMPARE(kb.end, Nanoseconds(1200));
+        QCOMPARE(r.transfers.size(), std::size_t(2));
+        QVERIFY(r.transfers[0].job == 1 && r.transfers[0].cause == SwapCause::Passive);
+        QVERIFY(r.transfers[1].job == 1 && r.transfers[1].cause == SwapCause::Demand);
+        QVERIFY(r.peakGpuBytes <= 1000);
+    }
+
     void recomputeRerunsTheProducerAsCompute() {
         // X released after k0 by Recompute; before k3 reads it, k0 (100 ns) re-runs: recompute
         // time 100, k3's window 100 + 100; total 2200 + 100.
