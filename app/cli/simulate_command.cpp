@@ -25,7 +25,8 @@ namespace spillway::cli {
 
 CommandAction addSimulateCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("simulate", "Replay a profile on a machine with one migration policy: "
-                                               "iteration time, stall split, traffic");
+                                               "iteration time, stall split, traffic; or run a "
+                                               "spillway.workload/1 file's jobs together on one GPU");
     struct State {
         ProfileArgs args;
         HardwareArgs hardware;
