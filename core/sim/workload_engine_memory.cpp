@@ -1,0 +1,280 @@
+// GPU memory and the link of the multi-job simulator: allocations (with passive LRU swap-out
+// when they do not fit), releases, swap tasks on the FIFO link(s), and the plan directives as
+// core/policy/multi_job_planner.h defines them.
+#include "core/sim/workload_engine.h"
+
+#include "core/trace/format_units.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace spillway::wl {
+
+namespace {
+std::string bytesText(Bytes b) { return readableBytes(b) + " (" + std::to_string(b) + " B)"; }
+}  // namespace
+
+void Engine::setImpossible(const std::string& why) {
+    if (result_.cannotRun.empty()) result_.cannotRun = why;
+}
+
+void Engine::addGpuBytes(JobRun& job, Bytes delta) {
+    job.gpuBytes += delta;
+    gpuUsed_ += delta;
+    job.result.peakGpuBytes = std::max(job.result.peakGpuBytes, job.gpuBytes);
+    result_.peakGpuBytes = std::max(result_.peakGpuBytes, gpuUsed_);
+    const auto note = [this](std::vector<MemorySample>& samples, Bytes bytes) {
+        if (!samples.empty() && samples.back().time == now_) samples.back().bytes = bytes;
+        else if (samples.empty() || samples.back().bytes != bytes) samples.push_back({now_, bytes});
+    };
+    note(job.result.memory, job.gpuBytes);
+    note(result_.memory, gpuUsed_);
+}
+
+// Room for `bytes` of this job (a tensor or a workspace). Ok: counted as
+// allocated. Wait: the job waits (phase WaitRoom) for passive swap-outs or for others to free
+// memory. Impossible: it can never fit (more than the whole GPU).
+Engine::Room Engine::allocate(JobRun& job, Bytes bytes, const std::string& what) {
+    const Room room = makeRoom(job, bytes, what);
+    if (room == Room::Ok) {
+        addGpuBytes(job, bytes);
+        job.reserved = 0;
+        ++job.allocations;
+        if (job.phase == Phase::WaitRoom) setPhase(job, Phase::Inputs);
+    } else if (room == Room::Wait && job.phase != Phase::WaitRoom) {
+        setPhase(job, Phase::WaitRoom);
+    }
+    return room;
+}
+
+Engine::Room Engine::makeRoom(JobRun& job, Bytes bytes, const std::string& what) {
+    const Bytes capacity = workload_.hardware.gpuCapacity;
+    if (bytes > capacity) {
+        setImpossible("does not fit: " + what + " needs " + bytesText(bytes) + "; the GPU holds " +
+                      bytesText(capacity));
+        return Room::Impossible;
+    }
+    Bytes reservedByOthers = 0;
+    for (const auto& other : jobs_)
+        if (other.index != job.index) reservedByOthers += other.reserved;
+    const Bytes free = capacity - gpuUsed_ - reservedByOthers;
+    if (bytes <= free) return Room::Ok;
+
+    // Room already being made for this job (its passive swap-outs are still on the link).
+    if (job.reserved > 0) {
+        for (const auto& other : jobs_)
+            for (const auto& t : other.tensors)
+                if (t.outTask != 0 && t.releaseWhenCopied) return Room::Wait;
+    }
+    // Passive swap: least recently used tensors of any job that no started kernel uses and
+    // that are not already leaving, swapped out synchronously (the job waits for the copies).
+    struct Victim {
+        Nanoseconds lastUse;
+        int job;
+        std::int64_t tensor;
+    };
+    std::vector<Victim> candidates;
+    Bytes pinned = 0;
+    for (const auto& other : jobs_)
+        for (std::size_t t = 0; t < other.tensors.size(); ++t) {
+            const TensorRun& run = other.tensors[t];
+            if (run.where != Where::Gpu) continue;
+            if (run.pins > 0) pinned += run.bytes;
+            if (run.pins > 0 || run.outTask != 0) continue;
+            candidates.push_back({run.lastUse, other.index, static_cast<std::int64_t>(t)});
+        }
+    std::sort(candidates.begin(), candidates.end(), [](const Victim& a, const Victim& b) {
+        return a.lastUse != b.lastUse ? a.lastUse < b.lastUse
+                                      : (a.job != b.job ? a.job < b.job : a.tensor < b.tensor);
+    });
+    const Bytes need = bytes - free;
+    Bytes found = 0;
+    std::size_t count = 0;
+    for (; count < candidates.size() && found < need; ++count)
+        found += jobs_[candidates[count].job].tensors[candidates[count].tensor].bytes;
+    if (found < need) {
+        // Not enough now; running kernels and transfers may still free some. If nothing is
+        // under way the main loop reports this as the reason the run is impossible.
+        job.roomProblem = "does not fit: " + what + " needs " + bytesText(bytes) + "; the GPU holds " +
+                          bytesText(capacity) + ", " + bytesText(gpuUsed_) + " in use, " + bytesText(pinned) +
+                          " of it by tensors of running kernels, and nothing else can be swapped out";
+        return Room::Wait;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        JobRun& owner = jobs_[candidates[i].job];
+        const auto ti = candidates[i].tensor;
+        if (owner.tensors[ti].hostValid) release(owner, ti, ReleaseMode::Swapped);  // the host copy is current
+        else swapOut(owner, ti, SwapCause::Passive);
+    }
+    job.reserved = bytes;
+    job.roomProblem = "waiting for passive swap-outs to make room for " + what;
+    return capacity - gpuUsed_ - reservedByOthers >= bytes ? Room::Ok : Room::Wait;
+}
+
+void Engine::release(JobRun& job, std::int64_t ti, ReleaseMode mode) {
+    TensorRun& t = job.tensors[ti];
+    if (t.where != Where::Absent) {
+        addGpuBytes(job, -t.bytes);
+        t.where = Where::Absent;
+    }
+    ++t.version;
+    t.releaseAfterUse = false;
+    t.releaseWhenCopied = false;
+    t.hostValid = mode == ReleaseMode::Swapped && t.hostValid;
+    t.recomputePending = mode == ReleaseMode::Recompute;
+}
+
+// "After the access": a tensor a started kernel uses goes when that kernel ends.
+void Engine::releaseOrDefer(JobRun& job, std::int64_t ti, ReleaseMode mode) {
+    TensorRun& t = job.tensors[ti];
+    if (t.pins > 0) {
+        t.releaseAfterUse = true;
+        t.releaseMode = mode;
+    } else {
+        release(job, ti, mode);
+    }
+}
+
+// Queues a copy on the link: `single` mode has one FIFO for both directions, `duplex` one per
+// direction. Returns when it lands.
+Nanoseconds Engine::enqueueSwap(JobRun& job, std::int64_t ti, SwapDirection direction, SwapCause cause,
+                                std::uint64_t* seqOut) {
+    const LinkSpec& spec = direction == SwapDirection::Out ? workload_.hardware.gpuToHost : workload_.hardware.hostToGpu;
+    SwapTask task;
+    task.job = job.index;
+    task.tensor = job.spec->profile.tensors[ti].id;
+    task.direction = direction;
+    task.cause = cause;
+    task.issue = now_;
+    task.bytes = job.tensors[ti].bytes;
+    if (spec.bytesPerSecond <= 0) {
+        setImpossible(std::string("cannot swap: the ") + (direction == SwapDirection::Out ? "gpu_to_host" : "host_to_gpu") +
+                      " link of " + workload_.hardware.id + " has no bandwidth");
+        return now_;
+    }
+    Nanoseconds& busy = linkBusyUntil_[workload_.linkMode == LinkMode::Duplex && direction == SwapDirection::In ? 1 : 0];
+    task.start = std::max(now_, busy);
+    task.end = task.start + spec.latency + transferTime(spec, task.bytes);
+    busy = task.end;
+    result_.transfers.push_back(task);
+    if (direction == SwapDirection::Out) {
+        ++job.result.swapOuts;
+        job.result.swapOutBytes += task.bytes;
+    } else {
+        ++job.result.swapIns;
+        job.result.swapInBytes += task.bytes;
+    }
+    if (seqOut) *seqOut = nextSeq_;  // the seq its completion event will get
+    return task.end;
+}
+
+void Engine::swapOut(JobRun& job, std::int64_t ti, SwapCause cause) {
+    TensorRun& t = job.tensors[ti];
+    Event e;
+    e.kind = EventKind::SwapOutDone;
+    e.job = job.index;
+    e.tensor = ti;
+    e.version = t.version;
+    e.time = enqueueSwap(job, ti, SwapDirection::Out, cause, &t.outTask);
+    t.releaseWhenCopied = true;
+    schedule(e);
+}
+
+void Engine::onSwapOutDone(const Event& e) {
+    JobRun& job = jobs_[e.job];
+    TensorRun& t = job.tensors[e.tensor];
+    if (t.outTask == e.seq) t.outTask = 0;
+    if (t.version != e.version || job.phase == Phase::Done) return;  // written or released meanwhile
+    t.hostValid = true;
+    if (t.releaseWhenCopied) releaseOrDefer(job, e.tensor, ReleaseMode::Swapped);
+}
+
+void Engine::onSwapInDone(const Event& e) {
+    JobRun& job = jobs_[e.job];
+    TensorRun& t = job.tensors[e.tensor];
+    if (t.version != e.version || t.where != Where::Arriving) return;
+    t.where = Where::Gpu;
+    t.lastUse = now_;
+}
+
+void Engine::issueDirectives(JobRun& job, const std::vector<Directive>& list) {
+    for (const auto& d : list) {
+        if (d.delay <= 0) {
+            issueDirective(job, d);
+            continue;
+        }
+        Event e;
+        e.kind = EventKind::Issue;
+        e.time = now_ + d.delay;
+        e.job = job.index;
+        e.directive = d;
+        schedule(e);
+    }
+}
+
+void Engine::issueDirective(JobRun& job, const Directive& d) {
+    const ProfileIndex& index = *job.profileIndex;
+    const auto ti = index.tensorPos(d.tensor);
+    TensorRun& t = job.tensors[ti];
+    if (ti == job.recomputing) {  // being rebuilt for the running kernel: leave it alone
+        ++job.result.droppedDirectives;
+        return;
+    }
+    switch (d.kind) {
+        case DirectiveKind::PreEvict:
+            // Swap out: copy to host, release once copied and the current access has ended.
+            if (t.where != Where::Gpu || t.outTask != 0) {
+                if (t.outTask == 0) ++job.result.droppedDirectives;
+                return;
+            }
+            if (t.hostValid) releaseOrDefer(job, ti, ReleaseMode::Swapped);  // the host copy is current
+            else swapOut(job, ti, SwapCause::Planned);
+            return;
+        case DirectiveKind::Prefetch: {
+            if (t.where == Where::Gpu) {  // still here (its swap-out not landed): keep it
+                t.releaseWhenCopied = false;
+                if (t.releaseMode == ReleaseMode::Swapped) t.releaseAfterUse = false;
+                return;
+            }
+            if (t.where == Where::Arriving) return;
+            Bytes reservedByOthers = 0;
+            for (const auto& other : jobs_)
+                if (other.index != job.index) reservedByOthers += other.reserved;
+            // A prefetch never forces room: if it does not fit, the read swaps in on demand.
+            if (!t.hostValid || t.recomputePending ||
+                t.bytes > workload_.hardware.gpuCapacity - gpuUsed_ - reservedByOthers) {
+                ++job.result.droppedDirectives;
+                return;
+            }
+            addGpuBytes(job, t.bytes);
+            t.where = Where::Arriving;
+            Event e;
+            e.kind = EventKind::SwapInDone;
+            e.job = job.index;
+            e.tensor = ti;
+            e.version = t.version;
+            e.time = enqueueSwap(job, ti, SwapDirection::In, SwapCause::Planned, nullptr);
+            t.readyAt = e.time;
+            schedule(e);
+            return;
+        }
+        case DirectiveKind::Recompute:
+            if (t.where != Where::Gpu || t.producer < 0) {
+                ++job.result.droppedDirectives;
+                return;
+            }
+            releaseOrDefer(job, ti, ReleaseMode::Recompute);
+            return;
+        case DirectiveKind::Free:
+        case DirectiveKind::Discard:
+        case DirectiveKind::DiscardLazy:
+            if (t.where == Where::Absent && !t.hostValid) {
+                ++job.result.droppedDirectives;
+                return;
+            }
+            releaseOrDefer(job, ti, ReleaseMode::Dead);
+            return;
+    }
+}
+
+}  // namespace spillway::wl
