@@ -12,9 +12,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Sleeping is coarse (tens of microseconds late); spinning is exact but burns a core. Sleep
-// while the deadline is far, spin the last stretch.
-constexpr Nanoseconds kSpinBelow = 200'000;
+// Sleeping is coarse (tens of microseconds late, more on a loaded machine); spinning is exact
+// but burns a core. Sleep while the deadline is more than a millisecond away, spin the rest.
+constexpr Nanoseconds kSpinBelow = 1'000'000;
 
 class Timer {
 public:
@@ -31,33 +31,43 @@ private:
     Clock::time_point origin_ = Clock::now();
 };
 
-// What both threads share: when each anchor was reached and which directives are done.
+// What both threads share: when each anchor was reached and which directives are done. Each
+// side waits for one thing at a time and says which, so the other wakes it only for that one
+// (waking the side stream at every anchor cost more than a short kernel on a loaded machine).
 class Progress {
 public:
     Progress(std::size_t anchors, std::size_t directives) : anchorAt_(anchors, -1), done_(directives, 0) {}
 
     void reachAnchor(std::size_t a, Nanoseconds t) {
+        bool wake = false;
         {
             std::lock_guard lock(mutex_);
             anchorAt_[a] = t;
+            wake = awaitedAnchor_ == a;
         }
-        changed_.notify_all();
+        if (wake) changed_.notify_all();
     }
     Nanoseconds waitAnchor(std::size_t a) {
         std::unique_lock lock(mutex_);
+        awaitedAnchor_ = a;
         changed_.wait(lock, [&] { return anchorAt_[a] >= 0 || aborted_; });
+        awaitedAnchor_ = kNone;
         return anchorAt_[a];
     }
     void finish(std::size_t d) {
+        bool wake = false;
         {
             std::lock_guard lock(mutex_);
             done_[d] = 1;
+            wake = awaitedDirective_ == d;
         }
-        changed_.notify_all();
+        if (wake) changed_.notify_all();
     }
     void waitDone(std::size_t d) {
         std::unique_lock lock(mutex_);
+        awaitedDirective_ = d;
         changed_.wait(lock, [&] { return done_[d] != 0 || aborted_; });
+        awaitedDirective_ = kNone;
     }
     void abort() {
         {
@@ -72,10 +82,13 @@ public:
     }
 
 private:
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     std::mutex mutex_;
     std::condition_variable changed_;
     std::vector<Nanoseconds> anchorAt_;
     std::vector<char> done_;
+    std::size_t awaitedAnchor_ = kNone;
+    std::size_t awaitedDirective_ = kNone;
     bool aborted_ = false;
 };
 
