@@ -1,11 +1,12 @@
 // The CUDA backend: runs a ReplayProgram on one GPU. Everything is enqueued up front, in the
-// program's order, on two streams, and timed with CUDA events; docs/runtime.md maps every
+// program's order, on three streams, and timed with CUDA events; docs/runtime.md maps every
 // directive to its CUDA 13 call and lists the fallbacks.
 //
-//   compute stream: per kernel  [ready event] [wait for its prefetches] [start event]
-//                               placeholderKernel (touch pages, then spin) [end event]
-//   side stream:    per directive [wait for the anchor kernel's end event] [delayKernel]
-//                               [start event] the call [end event]
+//   compute stream:      per kernel  [ready event] [wait for its prefetches] [start event]
+//                                    placeholderKernel (touch pages, then spin) [end event]
+//   side streams in/out: per directive [wait for the anchor kernel's end event] [wait for the
+//                                    other stream's latest directive on the tensor] [delayKernel]
+//                                    [start event] the call [end event]
 #include "runtime/replay/cuda_backend.h"
 
 #include <cuda_runtime.h>
@@ -116,15 +117,17 @@ struct Resources {
     unsigned int* counters = nullptr;  // [0] blocks done, [1] sink
     unsigned long long* stamps = nullptr;
     cudaStream_t compute = nullptr;
-    cudaStream_t side = nullptr;
+    cudaStream_t side[2] = {nullptr, nullptr};  // SideStream::In, SideStream::Out
     std::vector<cudaEvent_t> events;
 
     ~Resources() {
         if (compute) cudaStreamSynchronize(compute);
-        if (side) cudaStreamSynchronize(side);
+        for (cudaStream_t s : side)
+            if (s) cudaStreamSynchronize(s);
         for (cudaEvent_t e : events) cudaEventDestroy(e);
         if (compute) cudaStreamDestroy(compute);
-        if (side) cudaStreamDestroy(side);
+        for (cudaStream_t s : side)
+            if (s) cudaStreamDestroy(s);
         for (void* p : pinned) cudaFreeHost(p);
         cudaFree(arena);
         cudaFree(ranges);
@@ -181,7 +184,8 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
     else check(cudaMalloc(reinterpret_cast<void**>(&res.arena), arenaBytes),
                "cudaMalloc of the " + std::to_string(arenaBytes) + "-byte arena");
     check(cudaStreamCreateWithFlags(&res.compute, cudaStreamNonBlocking), "cudaStreamCreate (compute)");
-    check(cudaStreamCreateWithFlags(&res.side, cudaStreamNonBlocking), "cudaStreamCreate (side)");
+    check(cudaStreamCreateWithFlags(&res.side[0], cudaStreamNonBlocking), "cudaStreamCreate (side, in)");
+    check(cudaStreamCreateWithFlags(&res.side[1], cudaStreamNonBlocking), "cudaStreamCreate (side, out)");
 
     // What this device and driver can do, found out once, each gap a fallback in the timeline.
     bool prefetchWorks = !managed || concurrentManaged_ != 0;
@@ -192,8 +196,8 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
     if (discardWorks) {
         void* p = res.arena;
         size_t s = std::min<std::size_t>(arenaBytes, 2u << 20);
-        const cudaError_t e = cudaMemDiscardBatchAsync(&p, &s, 1, 0, res.side);
-        if (e == cudaSuccess) check(cudaStreamSynchronize(res.side), "probing cudaMemDiscardBatchAsync");
+        const cudaError_t e = cudaMemDiscardBatchAsync(&p, &s, 1, 0, res.side[1]);
+        if (e == cudaSuccess) check(cudaStreamSynchronize(res.side[1]), "probing cudaMemDiscardBatchAsync");
         else {
             cudaGetLastError();
             discardWorks = false;
@@ -292,15 +296,21 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
     auto issueDirective = [&](std::size_t it, std::size_t j, std::size_t a) {
         const ReplayDirective& dir = program.directives[j];
         const auto [anchorEvent, anchorStamp] = anchorOf(it, a);
-        check(cudaStreamWaitEvent(res.side, anchorEvent, 0), "cudaStreamWaitEvent (side stream)");
+        const cudaStream_t side = res.side[dir.stream == SideStream::In ? 0 : 1];
+        check(cudaStreamWaitEvent(side, anchorEvent, 0), "cudaStreamWaitEvent (side stream anchor)");
+        if (dir.hasCrossWait && !(dir.crossWait.previousIteration && it == 0)) {
+            const std::size_t from = dir.crossWait.previousIteration ? it - 1 : it;
+            check(cudaStreamWaitEvent(side, dEnd[from * d + dir.crossWait.directive], 0),
+                  "cudaStreamWaitEvent (the other side stream)");
+        }
         if (dir.action == ReplayAction::Advise && managed) {
             // cudaMemAdvise is not stream-ordered: the host issues it once its anchor has passed.
             check(cudaEventSynchronize(anchorEvent), "cudaEventSynchronize (advise anchor)");
             std::this_thread::sleep_for(std::chrono::nanoseconds(dir.delay));
         } else if (dir.delay > 0) {
-            delayKernel<<<1, 1, 0, res.side>>>(anchorStamp, static_cast<unsigned long long>(dir.delay));
+            delayKernel<<<1, 1, 0, side>>>(anchorStamp, static_cast<unsigned long long>(dir.delay));
         }
-        check(cudaEventRecord(dStart[it * d + j], res.side), "cudaEventRecord (directive start)");
+        check(cudaEventRecord(dStart[it * d + j], side), "cudaEventRecord (directive start)");
         char* ptr = res.arena + dir.range.offset;
         void* vptr = ptr;
         size_t bytes = static_cast<size_t>(dir.range.bytes);
@@ -310,12 +320,12 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
         } else if (!managed) {
             if (dir.action == ReplayAction::Prefetch) {
                 call = "cudaMemcpyAsync host->device";
-                if (const cudaError_t e = cudaMemcpyAsync(ptr, hostCopy[dir.tensor], bytes, cudaMemcpyHostToDevice, res.side))
+                if (const cudaError_t e = cudaMemcpyAsync(ptr, hostCopy[dir.tensor], bytes, cudaMemcpyHostToDevice, side))
                     failed(j, it, call, e);
             } else if (dir.action == ReplayAction::PreEvict) {
                 call = "cudaMemcpyAsync device->host";
                 if (dir.target == Tier::Ssd) fallback(j, it, "pre-evict to ssd copied to pinned host memory (no SSD tier in CUDA)");
-                if (const cudaError_t e = cudaMemcpyAsync(hostCopy[dir.tensor], ptr, bytes, cudaMemcpyDeviceToHost, res.side))
+                if (const cudaError_t e = cudaMemcpyAsync(hostCopy[dir.tensor], ptr, bytes, cudaMemcpyDeviceToHost, side))
                     failed(j, it, call, e);
             } else {
                 call = "nothing (device memory)";
@@ -329,11 +339,11 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
                         // Dropped contents: populate zero-filled pages on the GPU instead of copying stale ones.
                         call = "cudaMemDiscardAndPrefetchBatchAsync";
                         size_t first = 0;
-                        if (const cudaError_t e = cudaMemDiscardAndPrefetchBatchAsync(&vptr, &bytes, 1, &loc, &first, 1, 0, res.side))
+                        if (const cudaError_t e = cudaMemDiscardAndPrefetchBatchAsync(&vptr, &bytes, 1, &loc, &first, 1, 0, side))
                             failed(j, it, call, e);
                     } else {
                         call = "cudaMemPrefetchAsync to device";
-                        if (const cudaError_t e = cudaMemPrefetchAsync(ptr, bytes, loc, 0, res.side)) failed(j, it, call, e);
+                        if (const cudaError_t e = cudaMemPrefetchAsync(ptr, bytes, loc, 0, side)) failed(j, it, call, e);
                     }
                     break;
                 }
@@ -341,7 +351,7 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
                     if (!prefetchWorks) { call = "nothing (no managed prefetch)"; break; }
                     if (dir.target == Tier::Ssd) fallback(j, it, "pre-evict to ssd prefetched to host memory (no SSD tier in CUDA)");
                     call = "cudaMemPrefetchAsync to host";
-                    if (const cudaError_t e = cudaMemPrefetchAsync(ptr, bytes, hostLocation(), 0, res.side)) failed(j, it, call, e);
+                    if (const cudaError_t e = cudaMemPrefetchAsync(ptr, bytes, hostLocation(), 0, side)) failed(j, it, call, e);
                     break;
                 }
                 case ReplayAction::Discard:
@@ -353,7 +363,7 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
                     call = "cudaMemDiscardBatchAsync";
                     if (dir.action == ReplayAction::DiscardLazy)
                         fallback(j, it, "discard-lazy issued as cudaMemDiscardBatchAsync (CUDA has one discard; the driver decides when pages go)");
-                    if (const cudaError_t e = cudaMemDiscardBatchAsync(&vptr, &bytes, 1, 0, res.side)) failed(j, it, call, e);
+                    if (const cudaError_t e = cudaMemDiscardBatchAsync(&vptr, &bytes, 1, 0, side)) failed(j, it, call, e);
                     break;
                 }
                 case ReplayAction::Advise: {
@@ -365,7 +375,7 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
                 }
             }
         }
-        check(cudaEventRecord(dEnd[it * d + j], res.side), "cudaEventRecord (directive end)");
+        check(cudaEventRecord(dEnd[it * d + j], side), "cudaEventRecord (directive end)");
     };
 
     auto issueAnchor = [&](std::size_t it, std::size_t a) {

@@ -1,6 +1,8 @@
 #include "runtime/replay/host_backend.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -13,8 +15,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Sleeping is coarse (tens of microseconds late, more on a loaded machine); spinning is exact
-// but burns a core. Sleep while the deadline is more than a millisecond away, spin the rest.
-constexpr Nanoseconds kSpinBelow = 1'000'000;
+// but burns a core, and a spinning thread on a busy machine loses whole time slices. Sleep while
+// the deadline is far, spin the last stretch (1 ms here made replays slower, not more exact).
+constexpr Nanoseconds kSpinBelow = 200'000;
 
 class Timer {
 public:
@@ -31,9 +34,9 @@ private:
     Clock::time_point origin_ = Clock::now();
 };
 
-// What both threads share: when each anchor was reached and which directives are done. Each
-// side waits for one thing at a time and says which, so the other wakes it only for that one
-// (waking the side stream at every anchor cost more than a short kernel on a loaded machine).
+// What the threads share: when each anchor was reached and which directives are done. A
+// waiting thread says what it waits for, so the others wake it only for that (waking the side
+// streams at every anchor cost more than a short kernel on a loaded machine).
 class Progress {
 public:
     Progress(std::size_t anchors, std::size_t directives) : anchorAt_(anchors, -1), done_(directives, 0) {}
@@ -43,15 +46,15 @@ public:
         {
             std::lock_guard lock(mutex_);
             anchorAt_[a] = t;
-            wake = awaitedAnchor_ == a;
+            wake = std::find(awaitedAnchors_.begin(), awaitedAnchors_.end(), a) != awaitedAnchors_.end();
         }
         if (wake) changed_.notify_all();
     }
     Nanoseconds waitAnchor(std::size_t a) {
         std::unique_lock lock(mutex_);
-        awaitedAnchor_ = a;
+        awaitedAnchors_.push_back(a);
         changed_.wait(lock, [&] { return anchorAt_[a] >= 0 || aborted_; });
-        awaitedAnchor_ = kNone;
+        awaitedAnchors_.erase(std::find(awaitedAnchors_.begin(), awaitedAnchors_.end(), a));
         return anchorAt_[a];
     }
     void finish(std::size_t d) {
@@ -59,15 +62,15 @@ public:
         {
             std::lock_guard lock(mutex_);
             done_[d] = 1;
-            wake = awaitedDirective_ == d;
+            wake = std::find(awaitedDirectives_.begin(), awaitedDirectives_.end(), d) != awaitedDirectives_.end();
         }
         if (wake) changed_.notify_all();
     }
     void waitDone(std::size_t d) {
         std::unique_lock lock(mutex_);
-        awaitedDirective_ = d;
+        awaitedDirectives_.push_back(d);
         changed_.wait(lock, [&] { return done_[d] != 0 || aborted_; });
-        awaitedDirective_ = kNone;
+        awaitedDirectives_.erase(std::find(awaitedDirectives_.begin(), awaitedDirectives_.end(), d));
     }
     void abort() {
         {
@@ -82,13 +85,12 @@ public:
     }
 
 private:
-    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     std::mutex mutex_;
     std::condition_variable changed_;
     std::vector<Nanoseconds> anchorAt_;
     std::vector<char> done_;
-    std::size_t awaitedAnchor_ = kNone;
-    std::size_t awaitedDirective_ = kNone;
+    std::vector<std::size_t> awaitedAnchors_;     // one entry per waiting thread
+    std::vector<std::size_t> awaitedDirectives_;
     bool aborted_ = false;
 };
 
@@ -107,15 +109,19 @@ BackendRun HostBackend::run(const ReplayProgram& program, int iterations) {
     Progress progress(iters * 2 * n, iters * d);
     const Timer timer;
 
-    // The side stream: one directive after another, each at its anchor plus its delay.
-    std::exception_ptr sideError;
-    std::thread side([&] {
+    // The side streams (in: prefetches; out: the rest): one directive after another, each at its
+    // anchor plus its delay, after the other stream's latest directive on its tensor.
+    std::exception_ptr sideError[2];
+    auto sideStream = [&](SideStream stream, std::exception_ptr& error) {
         try {
             for (std::size_t it = 0; it < iters; ++it)
                 for (std::size_t j = 0; j < d; ++j) {
                     const ReplayDirective& dir = program.directives[j];
+                    if (dir.stream != stream) continue;
                     const std::size_t anchor = it * 2 * n + 2 * dir.anchorRunIndex + (dir.afterKernel ? 1 : 0);
                     const Nanoseconds reached = progress.waitAnchor(anchor);
+                    if (dir.hasCrossWait && !(dir.crossWait.previousIteration && it == 0))
+                        progress.waitDone((dir.crossWait.previousIteration ? it - 1 : it) * d + dir.crossWait.directive);
                     if (progress.aborted()) return;
                     DirectiveTimes& t = out.iterations[it].directives[j];
                     t.issue = reached + dir.delay;
@@ -127,10 +133,16 @@ BackendRun HostBackend::run(const ReplayProgram& program, int iterations) {
                     progress.finish(it * d + j);
                 }
         } catch (...) {
-            sideError = std::current_exception();
+            error = std::current_exception();
             progress.abort();
         }
-    });
+    };
+    std::thread in(sideStream, SideStream::In, std::ref(sideError[0]));
+    std::thread outStream(sideStream, SideStream::Out, std::ref(sideError[1]));
+    auto joinSides = [&] {
+        in.join();
+        outStream.join();
+    };
 
     // The compute stream, on this thread.
     try {
@@ -153,11 +165,12 @@ BackendRun HostBackend::run(const ReplayProgram& program, int iterations) {
             }
     } catch (...) {
         progress.abort();
-        side.join();
+        joinSides();
         throw;
     }
-    side.join();
-    if (sideError) std::rethrow_exception(sideError);
+    joinSides();
+    for (const auto& error : sideError)
+        if (error) std::rethrow_exception(error);
     return out;
 }
 

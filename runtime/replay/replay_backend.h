@@ -5,8 +5,9 @@
 // the ordering, the dependencies and the timeline are tested without a GPU.
 //
 // Both follow the same rules: kernels run one after another on a compute stream in run order;
-// directives run one after another on one side stream, each no earlier than its anchor (the
-// end of the kernel before, or of its kernel when it is "after") plus its delay; a kernel waits
+// directives run one after another on two side streams (in: prefetches, out: the rest; see
+// replay_program.h), each no earlier than its anchor (the end of the kernel before, or of its
+// kernel when it is "after") plus its delay; a kernel waits
 // for the prefetches in its ReplayKernel::waitsFor; a recompute re-runs producers inside the
 // consuming kernel's window. Times are nanoseconds from the start of the replay.
 #include "runtime/replay/replay_program.h"

@@ -34,6 +34,10 @@ ReplayAction replayActionFor(std::string_view directiveKind) {
                                 "\" is not one this replay runtime knows (" + known + ")");
 }
 
+SideStream sideStreamOf(ReplayAction action) {
+    return action == ReplayAction::Prefetch ? SideStream::In : SideStream::Out;
+}
+
 std::string_view toString(ArenaKind kind) {
     return kind == ArenaKind::Managed ? "managed" : "device";
 }

@@ -1,8 +1,14 @@
 #pragma once
 // A plan turned into what a replay backend executes, worked out once and shared by every
 // backend: the kernels in run order with the arena ranges they touch, the directives in the
-// order the side stream issues them with their anchors, which prefetches each kernel waits for,
+// order the side streams issue them with their anchors, which prefetches each kernel waits for,
 // and the producers a recompute re-runs. Backends (host_backend, cuda_backend) only execute it.
+//
+// Two side streams, one per direction, as the simulator keeps one FIFO queue per link direction
+// (PCIe is full duplex): the in stream carries prefetches, the out stream everything else
+// (pre-evicts, discards, frees, recompute drops, advice). A directive waits for the latest
+// directive on the same tensor in the other stream, so a prefetch never overtakes the discard
+// or pre-evict of its tensor.
 //
 // Light on purpose (std and Tier only): nvcc compiles cuda_backend.cu against it.
 #include "core/sim/hardware.h"
@@ -24,6 +30,9 @@ std::string_view toString(ReplayAction action);
 ReplayAction replayActionFor(std::string_view directiveKind);
 
 enum class ArenaKind { Managed, Device };
+
+enum class SideStream { In, Out };
+SideStream sideStreamOf(ReplayAction action);
 std::string_view toString(ArenaKind kind);
 
 // A range of the arena.
@@ -77,6 +86,10 @@ struct ReplayDirective {
     // The tensor's previous directive dropped its contents (discard, free, recompute): a
     // prefetch then only needs zero-filled pages, no copy.
     bool afterDrop = false;
+    SideStream stream = SideStream::In;
+    // The latest directive on the same tensor in the other stream, which this one waits for.
+    bool hasCrossWait = false;
+    ReplayDependency crossWait;
     std::int64_t anchorRunIndex = 0;     // issued at the kernel with this run index ...
     bool afterKernel = false;            // ... just before it starts, or just after it ends
     Nanoseconds delay = 0;               // ... plus this long
@@ -96,8 +109,8 @@ struct ReplayProgram {
     bool plannedOffsets = false;         // the plan's arena offsets (else packed, 4 KiB aligned)
     std::vector<ArenaRange> tensors;     // per profile tensor; bytes 0 = never used, not placed
     std::vector<ReplayKernel> kernels;   // run order
-    std::vector<ReplayDirective> directives;  // side-stream (issue) order
-    // Where the side stream starts each anchor: directives[anchorBegin[a]..anchorBegin[a+1])
+    std::vector<ReplayDirective> directives;  // issue order (both streams)
+    // Where the side streams start each anchor: directives[anchorBegin[a]..anchorBegin[a+1])
     // are anchored at a = 2 * runIndex + (afterKernel ? 1 : 0); size 2 * kernels + 1.
     std::vector<std::size_t> anchorBegin;
     // Things the program already replaces (e.g. a pre-evict to SSD modelled as host when the

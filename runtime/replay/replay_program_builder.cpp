@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <stdexcept>
 
@@ -190,6 +191,7 @@ ReplayProgram buildReplayProgram(const Profile& profile, const ExportedPlan& exp
             fail(directiveLabel(i, d) + ": " + e.what());
         }
         rd.kind = std::string(toString(d.kind));
+        rd.stream = sideStreamOf(rd.action);
         rd.tensor = static_cast<std::int32_t>(index.tensorPos(d.tensor));
         rd.tensorId = d.tensor;
         rd.tensorName = profile.tensors[rd.tensor].name;
@@ -263,6 +265,28 @@ ReplayProgram buildReplayProgram(const Profile& profile, const ExportedPlan& exp
                 case ReplayAction::Advise: d.modelledPath = "advice"; break;
             }
         }
+
+    // Cross-stream order per tensor: each directive waits for the latest directive on its tensor
+    // in the other stream (in this iteration, else the iteration before).
+    {
+        std::vector<std::array<std::int64_t, 2>> last(profile.tensors.size(), {-1, -1});
+        for (std::size_t j = 0; j < program.directives.size(); ++j)
+            last[program.directives[j].tensor][int(program.directives[j].stream)] = static_cast<std::int64_t>(j);
+        const auto atEnd = last;
+        for (auto& l : last) l = {-1, -1};
+        for (std::size_t j = 0; j < program.directives.size(); ++j) {
+            ReplayDirective& d = program.directives[j];
+            const int other = d.stream == SideStream::In ? 1 : 0;
+            if (last[d.tensor][other] >= 0) {
+                d.hasCrossWait = true;
+                d.crossWait = {static_cast<std::size_t>(last[d.tensor][other]), false};
+            } else if (atEnd[d.tensor][other] >= 0) {
+                d.hasCrossWait = true;
+                d.crossWait = {static_cast<std::size_t>(atEnd[d.tensor][other]), true};
+            }
+            last[d.tensor][int(d.stream)] = static_cast<std::int64_t>(j);
+        }
+    }
 
     // Which prefetches each kernel waits for: per tensor it uses, the latest prefetch of that
     // tensor issued before it starts (in this iteration, else the iteration before).

@@ -1,6 +1,6 @@
 #pragma once
 // A tiny hand-made profile and machine for the replay tests: four kernels of 300 us in a
-// chain, a 2 MB weight, and links slow enough (1 GB/s + 10 us) that a prefetch of the weight
+// chain, two 2 MB weights (w read by k0 and k2, w2 by k3), and links slow enough (1 GB/s + 10 us) that a prefetch of the weight
 // takes 2.01 ms, longer than any kernel, so waits are plain to see.
 #include "core/io/profile_hash.h"
 #include "core/plan/exported_plan.h"
@@ -32,7 +32,8 @@ inline Profile chainProfile() {
                  tensor(11, "a1", 4096, TensorKind::Activation, false),
                  tensor(12, "a2", 4096, TensorKind::Activation, false),
                  tensor(13, "a3", 4096, TensorKind::Activation, false),
-                 tensor(14, "out", 4096, TensorKind::Activation, false)};
+                 tensor(14, "out", 4096, TensorKind::Activation, false),
+                 tensor(15, "w2", kWeightBytes, TensorKind::Weight, true)};
     auto kernel = [](KernelId id, const char* name, std::vector<TensorId> in, std::vector<TensorId> out) {
         Kernel k;
         k.id = id;
@@ -44,7 +45,7 @@ inline Profile chainProfile() {
     };
     // k0 reads w; k2 reads w again after two kernels that do not.
     p.kernels = {kernel(100, "k0", {10}, {11}), kernel(101, "k1", {11}, {12}), kernel(102, "k2", {12, 10}, {13}),
-                 kernel(103, "k3", {13}, {14})};
+                 kernel(103, "k3", {13, 15}, {14})};
     return p;
 }
 

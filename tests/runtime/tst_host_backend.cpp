@@ -114,6 +114,24 @@ private slots:
         QVERIFY(it.kernels[1].startNs < t.endNs);
     }
 
+    void inAndOutStreamsOverlapButATensorsDirectivesKeepTheirOrder() {
+        // After k0: pre-evict w (out, 2.01 ms). Before k1: prefetch w2 (in) and w (in, after its
+        // pre-evict). PCIe is full duplex: w2 comes in while w goes out; w comes back after.
+        const Profile profile = chainProfile();
+        const MeasuredTimeline m = replayOnHost(profile, exported(profile, {directive(DirectiveKind::PreEvict, 0, 10, Tier::Host, true),
+                                                                            directive(DirectiveKind::Prefetch, 1, 15),
+                                                                            directive(DirectiveKind::Prefetch, 1, 10)}));
+        const auto& it = m.iterations[0];
+        const MeasuredTransfer& evict = transferOf(it, 0);
+        const MeasuredTransfer& w2 = transferOf(it, 1);
+        const MeasuredTransfer& w = transferOf(it, 2);
+        QVERIFY(w2.startNs < evict.endNs);   // the two directions overlap
+        QVERIFY(w.startNs >= evict.endNs);   // w's prefetch waited for w's pre-evict
+        QVERIFY(w.startNs >= w2.endNs);      // one stream per direction: in order
+        QVERIFY(it.kernels[2].startNs >= w.endNs);  // k2 reads w
+        QVERIFY(it.kernels[3].startNs >= w2.endNs);  // k3 reads w2
+    }
+
     void aPrefetchAtTheEndFeedsTheNextIterationsFirstKernel() {
         // Prefetch w after the last kernel: the next iteration's k0 (reads w) waits for it.
         const Profile profile = chainProfile();

@@ -98,6 +98,26 @@ private slots:
         QCOMPARE(p.kernels[2].writes[0].offset, p.tensors[3].offset);
     }
 
+    void prefetchesGoInOtherDirectivesOutAndEachWaitsForItsTensorsLast() {
+        const Profile profile = chainProfile();
+        const ExportedPlan plan = exported(profile, {directive(DirectiveKind::PreEvict, 0, 10, Tier::Host, true),
+                                                     directive(DirectiveKind::Prefetch, 1, 15),
+                                                     directive(DirectiveKind::Prefetch, 2, 10)});
+        const replay::ReplayProgram p = replay::buildReplayProgram(profile, plan);
+        QVERIFY(p.directives[0].stream == replay::SideStream::Out);
+        QVERIFY(p.directives[1].stream == replay::SideStream::In);
+        QVERIFY(p.directives[2].stream == replay::SideStream::In);
+        // w's prefetch waits for w's pre-evict, earlier in this iteration.
+        QVERIFY(p.directives[2].hasCrossWait);
+        QCOMPARE(p.directives[2].crossWait.directive, std::size_t(0));
+        QVERIFY(!p.directives[2].crossWait.previousIteration);
+        // w's pre-evict waits for w's prefetch of the iteration before; w2 has nothing to wait for.
+        QVERIFY(p.directives[0].hasCrossWait);
+        QCOMPARE(p.directives[0].crossWait.directive, std::size_t(2));
+        QVERIFY(p.directives[0].crossWait.previousIteration);
+        QVERIFY(!p.directives[1].hasCrossWait);
+    }
+
     void aPlannedArenaPutsTensorsAtItsOffsetsInDeviceMemory() {
         const Profile profile = chainProfile();
         ExportedPlan plan = exported(profile, {});
@@ -105,7 +125,7 @@ private slots:
         plan.plan.arenaBytes = 3 * kMiB;
         // a1 and a3 share an offset (their lifetimes do not overlap).
         plan.plan.arena = {{10, -1, 0, kWeightBytes}, {11, -1, 2 * kMiB, 4096}, {12, -1, 2 * kMiB + 4096, 4096},
-                           {13, -1, 2 * kMiB, 4096}, {14, -1, 2 * kMiB + 4096, 4096}};
+                           {13, -1, 2 * kMiB, 4096}, {15, -1, 0, kWeightBytes}, {14, -1, 2 * kMiB + 4096, 4096}};
         const replay::ReplayProgram p = replay::buildReplayProgram(profile, plan);
         QVERIFY(p.arenaKind == replay::ArenaKind::Device);
         QVERIFY(p.plannedOffsets);
