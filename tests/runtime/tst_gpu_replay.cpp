@@ -28,16 +28,23 @@ private slots:
 
     void runsTheChainWithItsDirectives() {
         const Profile profile = chainProfile();
-        const ExportedPlan plan = exported(profile, {directive(DirectiveKind::PreEvict, 0, 10, Tier::Host, true),
+        ExportedPlan plan = exported(profile, {directive(DirectiveKind::PreEvict, 0, 10, Tier::Host, true),
                                                      directive(DirectiveKind::Prefetch, 2, 10),
                                                      directive(DirectiveKind::Discard, 3, 13, Tier::Gpu, true),
                                                      directive(DirectiveKind::Prefetch, 3, 10, Tier::Gpu, true, 50'000)});
-        for (const auto arena : {replay::ArenaChoice::Managed}) {
+        // An arena for the device-memory run: w and w2 apart, the activations after them.
+        plan.plan.placement = "hand";
+        plan.plan.arenaBytes = 5 * kMiB;
+        plan.plan.arena = {{10, -1, 0, kWeightBytes},           {15, -1, 2 * kMiB, kWeightBytes},
+                           {11, -1, 4 * kMiB, 4096},            {12, -1, 4 * kMiB + 4096, 4096},
+                           {13, -1, 4 * kMiB, 4096},            {14, -1, 4 * kMiB + 4096, 4096}};
+        for (const auto arena : {replay::ArenaChoice::Managed, replay::ArenaChoice::Device}) {
             replay::ReplayOptions options;
             options.arena = arena;
             const replay::ReplayProgram program = replay::buildReplayProgram(profile, plan, options);
             const MeasuredTimeline m = replay::runReplay(program, *backend_, 2);
             QCOMPARE(m.backend, std::string("cuda"));
+            QCOMPARE(m.arenaKind, std::string(arena == replay::ArenaChoice::Device ? "device" : "managed"));
             QVERIFY(m.failures.empty());
             for (const MeasuredIteration& it : m.iterations) {
                 for (std::size_t r = 0; r < it.kernels.size(); ++r) {
