@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/compare_page.h"
+#include "app/gui/measured_page.h"
 #include "app/gui/export_actions.h"
 #include "app/gui/find_bar.h"
 #include "app/gui/g10_graph_prompt.h"
@@ -125,6 +126,8 @@ void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(openAction_);
     file->addAction(openFolderAction_);
+    file->addAction(tr("Open &Measured Timeline…"), this, [this] { measured_->chooseFile(); })
+        ->setObjectName("openMeasuredAction");
     recentMenu_ = file->addMenu(QIcon::fromTheme("document-open-recent"), tr("Open &Recent"));
     recentMenu_->setObjectName("recentMenu");
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
@@ -204,6 +207,9 @@ void MainWindow::createWhatIfDock() {
 void MainWindow::createCompareKeyboardAndFind() {
     compare_ = new ComparePage(link_, tabs_);
     tabs_->addTab(compare_, tr("Compare"));
+    measured_ = new MeasuredPage([this] { return run_; }, tabs_);
+    tabs_->addTab(measured_, tr("Measured"));
+    connect(this, &MainWindow::runShown, measured_, &MeasuredPage::refresh);
     addToComparison_ = new QAction(QIcon::fromTheme("list-add"), tr("&Add Run to Comparison"), this);
     addToComparison_->setObjectName("addToComparisonAction");
     addToComparison_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));

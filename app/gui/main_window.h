@@ -45,6 +45,7 @@ class PlayController;
 class ExportActions;
 class OffsetsPage;
 class ComparePage;
+class MeasuredPage;
 class FindBar;
 class KeyboardNavigator;
 class KeyboardShortcuts;
@@ -93,6 +94,8 @@ public:
     OffsetsPage* offsetsPage() const { return offsets_; }
     // Compare mode, keyboard navigation and find (docs/app.md).
     ComparePage* comparePage() const { return compare_; }
+    // A measured timeline (spillway-replay) against the current run (docs/runtime.md).
+    MeasuredPage* measuredPage() const { return measured_; }
     QAction* addToComparisonAction() const { return addToComparison_; }
     KeyboardShortcuts* keyboardShortcuts() const { return shortcuts_; }
     FindBar* findBar() const { return findBar_; }
@@ -193,6 +196,7 @@ private:
     views::TrafficWidget* traffic_ = nullptr;
     OffsetsPage* offsets_ = nullptr;
     ComparePage* compare_ = nullptr;
+    MeasuredPage* measured_ = nullptr;
     QAction* addToComparison_ = nullptr;
     KeyboardNavigator* navigator_ = nullptr;
     KeyboardShortcuts* shortcuts_ = nullptr;

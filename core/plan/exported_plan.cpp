@@ -35,7 +35,9 @@ nlohmann::ordered_json exportedPlanToJson(const ExportedPlan& exported) {
     j["profile"] = {{"name", exported.profileName}, {"hash", exported.profileHash}};
     j["hardware"] = nlohmann::ordered_json::parse(writeHardwareJson(exported.hardware));
     // The plan's own fields follow at the top level, as the draft format writes them.
-    for (auto& [key, value] : planToJson(exported.plan).items())
+    // Named: items() of a temporary would dangle inside the range-for (before C++23).
+    const nlohmann::ordered_json planPart = planToJson(exported.plan);
+    for (const auto& [key, value] : planPart.items())
         if (key != "format") j[key] = value;
     return j;
 }

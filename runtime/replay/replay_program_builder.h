@@ -1,0 +1,25 @@
+#pragma once
+// Builds the ReplayProgram of an exported plan for its profile (see replay_program.h).
+#include "core/plan/exported_plan.h"
+#include "core/trace/profile.h"
+#include "runtime/replay/replay_program.h"
+
+namespace spillway::replay {
+
+enum class ArenaChoice {
+    Auto,     // device memory at the planned offsets when the plan has an arena, else managed
+    Managed,  // managed memory (at the planned offsets when there are some)
+    Device,   // device memory: needs the plan's arena
+};
+
+struct ReplayOptions {
+    ArenaChoice arena = ArenaChoice::Auto;
+};
+
+// Throws std::invalid_argument naming the directive (its index in the plan), kernel or tensor
+// when the plan does not fit the profile: an order that is not a permutation, a directive at an
+// unknown kernel or tensor or of a kind the runtime does not know, a used tensor without an
+// arena slot, a slot outside the arena. The caller checks the profile hash first.
+ReplayProgram buildReplayProgram(const Profile& profile, const ExportedPlan& plan, const ReplayOptions& options = {});
+
+}  // namespace spillway::replay

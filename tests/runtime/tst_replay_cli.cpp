@@ -1,0 +1,168 @@
+// spillway-replay end to end: a MOST plan of the small GPT lesson profile, written as an
+// exported plan here, replayed with --backend host; the timeline it writes reads back, matches
+// the schema, and covers the profile; refusals (existing output, another profile, no GPU).
+#include "core/io/measured_timeline.h"
+#include "core/io/profile_hash.h"
+#include "core/io/profile_loader.h"
+#include "core/plan/exported_plan.h"
+#include "core/policy/planner.h"
+#include "core/sim/hardware_presets.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace spillway;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run replayTool(const QStringList& args) {
+    QProcess p;
+    p.start(qEnvironmentVariable("SPILLWAY_REPLAY"), args);
+    Run r;
+    if (!p.waitForFinished(120000)) return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+std::string fileBytes(const QString& path) {
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+const QString kProfile = QStringLiteral(SPILLWAY_SOURCE_DIR "/samples/lessons/small-gpt.profile.json");
+
+}  // namespace
+
+class TestReplayCli : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+    QString planPath_;
+    Profile profile_;
+    ExportedPlan plan_;
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(!qEnvironmentVariable("SPILLWAY_REPLAY").isEmpty(), "SPILLWAY_REPLAY is not set (run through ctest)");
+        profile_ = loadProfile(kProfile.toStdString());
+        // MOST's machine with 60% of the footprint: the plan pre-evicts and prefetches.
+        HardwareConfig hw = hardwarePreset("most-rtx4090");
+        hw.gpuCapacity = profile_.totalTensorBytes() * 6 / 10;
+        plan_ = makeExportedPlan(profile_, hw, makePlan("most", profile_, hw));
+        QVERIFY(!plan_.plan.directives.empty());
+        planPath_ = dir_.filePath("small-gpt.most.plan.json");
+        writeExportedPlan(plan_, planPath_.toStdString());
+    }
+
+    void replaysOnTheHostEndToEnd() {
+        const QString out = dir_.filePath("measured.json");
+        const Run r = replayTool({planPath_, kProfile, "--backend", "host", "-o", out, "--iterations", "2", "--compare"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("measured vs simulated"), qPrintable(r.out));
+        const MeasuredTimeline m = readMeasuredTimeline(out.toStdString());
+        QCOMPARE(m.backend, std::string("host"));
+        QCOMPARE(m.profileHash, profileHash(profile_));
+        QCOMPARE(m.planPolicy, plan_.plan.policy);
+        QCOMPARE(m.iterations.size(), std::size_t(2));
+        for (const MeasuredIteration& it : m.iterations) {
+            QCOMPARE(it.kernels.size(), profile_.kernels.size());
+            QCOMPARE(it.transfers.size(), plan_.plan.directives.size());
+            for (std::size_t r = 0; r < it.kernels.size(); ++r) {
+                QCOMPARE(it.kernels[r].position, std::int64_t(r));  // program order
+                QVERIFY(it.kernels[r].endNs - it.kernels[r].startNs >= profile_.kernels[r].duration);
+                if (r > 0) QVERIFY(it.kernels[r].readyNs >= it.kernels[r - 1].endNs);
+            }
+            for (const MeasuredTransfer& t : it.transfers) {
+                const Directive& d = plan_.plan.directives[static_cast<std::size_t>(t.directive)];
+                QCOMPARE(t.kind, std::string(toString(d.kind)));
+                QCOMPARE(t.tensor, d.tensor);
+                QVERIFY(t.issueNs >= it.kernels[static_cast<std::size_t>(t.anchorRunIndex)].readyNs);
+                QVERIFY(t.startNs >= t.issueNs && t.endNs >= t.startNs);
+            }
+        }
+        checkSchema(out);
+    }
+
+    void refusesToOverwriteAnExistingFile() {
+        const QString out = dir_.filePath("kept.json");
+        std::ofstream(out.toStdString()) << "the user's file\n";
+        const Run r = replayTool({planPath_, kProfile, "--backend", "host", "-o", out});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--force"));
+        QCOMPARE(fileBytes(out), std::string("the user's file\n"));
+    }
+
+    void refusesAPlanMadeForAnotherProfile() {
+        const QString other = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/profiles/tiny-mlp.profile.json");
+        const Run r = replayTool({planPath_, other, "--backend", "host", "-o", dir_.filePath("other.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QString::fromStdString(plan_.profileHash)) &&
+                     r.err.contains(QString::fromStdString(profileHash(loadProfile(other.toStdString())))),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir_.filePath("other.json")));
+    }
+
+    void aBrokenPlanNamesTheFileAndLine() {
+        const QString broken = dir_.filePath("broken.plan.json");
+        std::ofstream(broken.toStdString()) << "{\n  \"format\": \"spillway.plan/1\",\n  oops\n}\n";
+        const Run r = replayTool({broken, kProfile, "--backend", "host", "-o", dir_.filePath("b.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(broken + ":3"), qPrintable(r.err));
+    }
+
+    void cudaWithoutADeviceSaysSo() {
+        const QString out = dir_.filePath("cuda.json");
+        const Run r = replayTool({planPath_, kProfile, "--backend", "cuda", "-o", out});
+        if (r.code == 0) {  // a machine with a GPU: the timeline is real
+            QCOMPARE(readMeasuredTimeline(out.toStdString()).backend, std::string("cuda"));
+            return;
+        }
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("no CUDA device found") || r.err.contains("no CUDA backend"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+private:
+    // Against resources/schemas/spillway.measured-1.schema.json with the system Python's
+    // jsonschema; a copy with an unknown field must fail, so the check can fail.
+    void checkSchema(const QString& path) {
+        const char* script = R"(
+import json, sys
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(77)
+schema = json.load(open(sys.argv[1]))
+doc = json.load(open(sys.argv[2]))
+v = jsonschema.Draft202012Validator(schema)
+errors = list(v.iter_errors(doc))
+for e in errors[:5]:
+    print("/" + "/".join(map(str, e.path)), e.message)
+doc["iterations"][0]["kernels"][0]["surprise"] = 1
+if v.is_valid(doc):
+    print("the schema accepted an unknown kernel field")
+    sys.exit(1)
+sys.exit(1 if errors else 0)
+)";
+        QProcess p;
+        p.start("/usr/bin/python3",
+                {"-c", script, SPILLWAY_SOURCE_DIR "/resources/schemas/spillway.measured-1.schema.json", path});
+        QVERIFY(p.waitForFinished(60000));
+        if (p.exitCode() == 77) QSKIP("the system Python has no jsonschema");
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardOutput().constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayCli)
+#include "tst_replay_cli.moc"
