@@ -31,8 +31,8 @@ int runPlanExport(const PlanExportArgs& args) {
 
     const PlanVerification verification = verifyPlan(profile, exported);
     if (!verification.ok()) {
-        fmt::print(stderr, "error: the plan fails verification ({} problems); {} was not written:\n",
-                   verification.problems.size(), args.path);
+        fmt::print(stderr, "error: the plan fails verification ({} problem{}); {} was not written:\n",
+                   verification.problems.size(), verification.problems.size() == 1 ? "" : "s", args.path);
         printPlanProblems(verification);
         return kExitProblems;
     }

@@ -32,7 +32,8 @@ CommandAction addVerifyCommand(CLI::App& app) {
             const Profile profile = loadProfile(state->args.path, state->args.options());
             const PlanVerification verification = verifyPlan(profile, plan);
             if (!verification.ok()) {
-                fmt::print(stderr, "{}: {} problems against {}:\n", state->plan, verification.problems.size(),
+                fmt::print(stderr, "{}: {} problem{} against {}:\n", state->plan, verification.problems.size(),
+                           verification.problems.size() == 1 ? "" : "s",
                            state->args.path);
                 printPlanProblems(verification);
                 return kExitProblems;

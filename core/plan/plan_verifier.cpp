@@ -52,6 +52,14 @@ public:
 
     PlanVerification run() {
         checkProfile();
+        // A plan for another profile is checked further only when it still reads as one for this
+        // profile (the same kernels and tensor ids: say, the same model captured again);
+        // otherwise every later problem would only repeat that it is the wrong profile.
+        if (!hashMatches_ && !sameShape()) {
+            out_.problems.back().message += "; its kernels and tensors do not match this profile's, so nothing else "
+                                            "was checked";
+            return std::move(out_);
+        }
         const bool orderOk = checkOrder();
         const bool directivesOk = checkDirectives();
         if (orderOk) checkArena();
@@ -84,6 +92,15 @@ private:
             add({PlanProblemKind::ProfileMismatch,
                  fmt::format("the plan was made for profile '{}' ({}), not this profile '{}' ({})",
                              exported_.profileName, exported_.profileHash, profile_.metadata.model, actual)});
+    }
+
+    bool sameShape() const {
+        if (!plan_.order.empty() && static_cast<std::int64_t>(plan_.order.size()) != n_) return false;
+        for (const Directive& d : plan_.directives)
+            if (d.kernelPos < 0 || d.kernelPos >= n_ || index_.tensorPos(d.tensor) < 0) return false;
+        for (const ArenaSlot& slot : plan_.arena)
+            if (slot.tensor >= 0 ? index_.tensorPos(slot.tensor) < 0 : slot.workspaceKernelPos >= n_) return false;
+        return true;
     }
 
     bool checkOrder() {
@@ -144,13 +161,8 @@ private:
         for (std::size_t i = 0; i < plan_.directives.size(); ++i) {
             const Directive& d = plan_.directives[i];
             const std::int64_t t = index_.tensorPos(d.tensor);
-            auto bad = [&](const std::string& why) {
-                add({PlanProblemKind::BadDirective,
-                     fmt::format("directive {} ({} of {} {} {}): {}", i, toString(d.kind), tensor(d.tensor),
-                                 d.afterKernel ? "after" : "before", kernel(d.kernelPos), why),
-                     d.kernelPos, d.tensor, -1, static_cast<std::int64_t>(i)});
-                ok = false;
-            };
+            std::string reasons;  // one problem per directive, every reason in it
+            auto bad = [&](const std::string& why) { reasons += (reasons.empty() ? "" : "; ") + why; };
             if (d.kernelPos < 0 || d.kernelPos >= n_) bad("no such kernel");
             if (t < 0) bad("no such tensor");
             if (d.delay < 0) bad(fmt::format("negative delay {} ns", d.delay));
@@ -175,6 +187,12 @@ private:
             }
             if (d.kind != DirectiveKind::Advise && d.advice != MemAdvice::None)
                 bad("only an advise directive carries an advice");
+            if (reasons.empty()) continue;
+            add({PlanProblemKind::BadDirective,
+                 fmt::format("directive {} ({} of {} {} {}): {}", i, toString(d.kind), tensor(d.tensor),
+                             d.afterKernel ? "after" : "before", kernel(d.kernelPos), reasons),
+                 d.kernelPos, d.tensor, -1, static_cast<std::int64_t>(i)});
+            ok = false;
         }
         return ok;
     }

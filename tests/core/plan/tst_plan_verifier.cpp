@@ -267,10 +267,24 @@ private slots:
         QVERIFY(fit[0]->message.find("head") != std::string::npos);
     }
 
+    void aPlanForAnotherModelStopsAtTheMismatch() {
+        const Profile profile = threeKernels();
+        const Profile other = ProfileBuilder("other")
+                                  .tensor(1, "x", k4M, TensorKind::Activation, false)
+                                  .kernel(0, "k0", KernelPhase::Forward, 10, {}, {1})
+                                  .build();
+        Plan plan;
+        plan.directives = {{0, DirectiveKind::Prefetch, 11, Tier::Gpu}};  // A: not in 'other'
+        const PlanVerification v = verifyPlan(other, exportedFor(profile, plan));
+        QCOMPARE(v.problems.size(), std::size_t(1));
+        QVERIFY(v.problems[0].kind == PlanProblemKind::ProfileMismatch);
+        QVERIFY(v.problems[0].message.find("nothing else was checked") != std::string::npos);
+    }
+
     void everyProblemComesBackNotJustTheFirst() {
         const Profile profile = threeKernels();
         Profile other = profile;
-        other.metadata.model = "another";
+        other.metadata.model = "another";  // re-captured: same kernels and tensors, other hash
         Plan plan;
         addArena(plan);
         plan.arena[1].offset = 0;  // A over W
