@@ -39,16 +39,21 @@ nlohmann::ordered_json kernelRefJson(const Profile& profile, std::int64_t positi
     return {{"position", position}, {"id", k.id}, {"name", k.name}};
 }
 
+bool mayWriteOutput(const std::string& output, bool force) {
+    std::error_code ec;
+    if (!force && std::filesystem::exists(output, ec)) {
+        fmt::print(stderr, "error: {}: exists; use --force to overwrite it\n", output);
+        return false;
+    }
+    return true;
+}
+
 ProfileOutput writeProfileOutput(const Profile& profile, const std::string& output, bool force) {
     if (output == "-") {
         std::cout << writeNativeProfile(profile);
         return ProfileOutput::Stdout;
     }
-    std::error_code ec;
-    if (!force && std::filesystem::exists(output, ec)) {
-        fmt::print(stderr, "error: {}: exists; use --force to overwrite it\n", output);
-        return ProfileOutput::Refused;
-    }
+    if (!mayWriteOutput(output, force)) return ProfileOutput::Refused;
     saveNativeProfile(profile, output);
     return ProfileOutput::File;
 }

@@ -32,6 +32,9 @@ void addProfileArgs(CLI::App& cmd, ProfileArgs& args);
 // Where a command's profile went: written to stdout ("-"), saved to the file, or refused because
 // the file exists and --force was not given (the reason is already printed).
 enum class ProfileOutput { Stdout, File, Refused };
+// True when `output` may be written: it does not exist, or `force` is set. Otherwise prints
+// "PATH: exists; use --force to overwrite it" and returns false. Nothing a user saved is lost.
+bool mayWriteOutput(const std::string& output, bool force);
 ProfileOutput writeProfileOutput(const Profile& profile, const std::string& output, bool force);
 
 // How every command's JSON names a kernel: {"position", "id", "name"}; null for a position

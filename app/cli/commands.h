@@ -21,5 +21,6 @@ CommandAction addSweepCommand(CLI::App& app);
 CommandAction addGenerateCommand(CLI::App& app);
 CommandAction addLayoutCommand(CLI::App& app);
 CommandAction addPlanCommand(CLI::App& app);
+CommandAction addVerifyCommand(CLI::App& app);
 
 }  // namespace spillway::cli

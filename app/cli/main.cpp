@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     add(addGenerateCommand);
     add(addLayoutCommand);
     add(addPlanCommand);
+    add(addVerifyCommand);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -2,9 +2,12 @@
 // [--compare]`: order the kernels, place every buffer in one arena, verify the layout, and
 // report the theoretical peak of the order, the arena (actual peak), fragmentation and the
 // time each step took. --compare runs every order x placement and prints one row each.
+// With --export plan.json [--hw PRESET] [--policy NAME]: one deployable plan (order, arena and
+// the policy's directives), verified, written as spillway.plan/1 (plan_export.h).
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
+#include "app/cli/plan_export.h"
 
 #include "core/io/file_text.h"
 #include "core/io/profile_loader.h"
@@ -121,6 +124,11 @@ CommandAction addPlanCommand(CLI::App& app) {
         double timeLimit = 10.0;
         std::string json;
         bool compare = false;
+        HardwareArgs hardware;
+        std::string policy = "uvm";
+        std::string exportPath;
+        bool force = false;
+        bool noFaults = false;
     };
     auto state = std::make_shared<State>();
     addProfileArgs(*cmd, state->args);
@@ -134,8 +142,33 @@ CommandAction addPlanCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--json", state->json, "Also write the result as JSON to this file");
     cmd->add_flag("--compare", state->compare, "Every order x every placement, one row each");
+    cmd->add_option("--export", state->exportPath,
+                    "Write one deployable plan (order, arena offsets and the policy's directives) as "
+                    "spillway.plan/1 JSON, after the verifier passes it; --placement none leaves out the arena");
+    addHardwareArgs(*cmd, state->hardware);
+    cmd->add_option("--policy", state->policy,
+                    "With --export: the migration policy whose directives the plan carries (as simulate takes it)")
+        ->capture_default_str();
+    cmd->add_flag("--force", state->force, "With --export: overwrite the file if it exists");
+    cmd->add_flag("--no-faults", state->noFaults,
+                  "With --export: the plan may not fault (allow_faults false); the verifier refuses it if a "
+                  "kernel would use a tensor that is not on the GPU");
     return [state]() {
         return runReportingErrors(false, [&]() {
+            if (!state->exportPath.empty()) {
+                if (state->compare) throw std::invalid_argument("--export writes one plan; it cannot be used with --compare");
+                PlanExportArgs args;
+                args.profile = state->args;
+                args.hardware = state->hardware;
+                args.policy = state->policy;
+                args.order = state->order;
+                args.placement = state->placement;
+                args.timeLimit = state->timeLimit;
+                args.path = state->exportPath;
+                args.force = state->force;
+                args.allowFaults = !state->noFaults;
+                return runPlanExport(args);
+            }
             const auto orders = state->compare ? orderMethodNames() : std::vector<std::string>{state->order};
             const auto placements = state->compare ? placementMethodNames() : std::vector<std::string>{state->placement};
             // Names are checked before a large profile is loaded.

@@ -1,5 +1,7 @@
 #include "app/gui/export_actions.h"
 
+#include "app/gui/export_plan.h"
+
 #include "app/gui/export_run_csv.h"
 #include "app/gui/export_view.h"
 #include "core/sim/chrome_trace.h"
@@ -40,6 +42,8 @@ ExportActions::ExportActions(QWidget* window, QMenu* fileMenu, ViewSource curren
     csv_->setStatusTip(tr("Per-kernel timings and the run's totals as two CSV files"));
     trace_ = menu_->addAction(tr("Run as Chrome &Trace…"), this, [this] { exportTrace(); });
     trace_->setStatusTip(tr("The simulated timeline as a Trace Event JSON for Perfetto or chrome://tracing"));
+    plan_ = menu_->addAction(tr("Run as &Plan…"), this, [this] { exportPlan(); });
+    plan_->setStatusTip(tr("The run's plan as spillway.plan/1 for the replay runtime, after the verifier passes it"));
     connect(menu_, &QMenu::aboutToShow, this, &ExportActions::updateEnabled);
     updateEnabled();
 }
@@ -48,6 +52,7 @@ void ExportActions::updateEnabled() {
     const bool run = currentRun_() != nullptr;
     csv_->setEnabled(run);
     trace_->setEnabled(run);
+    plan_->setEnabled(run);
 }
 
 QString ExportActions::askPath(const QString& title, const QString& suggested, const QString& filter) {
@@ -96,6 +101,32 @@ void ExportActions::exportTrace() {
     const QString error = exportChromeTrace(*run, path);
     QApplication::restoreOverrideCursor();
     report(error, path);
+}
+
+}  // namespace spillway::app
+
+namespace spillway::app {
+
+void ExportActions::exportPlan() {
+    const auto run = currentRun_();
+    if (!run) return;
+    const QString path = askPath(tr("Export Run as Plan"), "spillway-run.plan.json", tr("Plan JSON (*.json)"));
+    if (path.isEmpty()) return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const PlanExportOutcome outcome = exportRunPlan(*run, path);
+    QApplication::restoreOverrideCursor();
+    if (outcome.problems.isEmpty()) {
+        report(outcome.error, path);
+        return;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Plan not exported"),
+                    tr("The plan of \"%1\" fails verification (%n problem(s)), so %2 was not written.", nullptr,
+                       int(outcome.problems.size()))
+                        .arg(run->name, path),
+                    QMessageBox::Ok, window_);
+    box.setInformativeText(outcome.problems.mid(0, 8).join("\n") + (outcome.problems.size() > 8 ? "\n…" : ""));
+    box.setDetailedText(outcome.problems.join("\n"));
+    box.exec();
 }
 
 }  // namespace spillway::app

@@ -1,6 +1,7 @@
 #pragma once
 // The File > Export submenu: the current view as PNG / SVG / PDF, the run's numbers as CSV, the
-// simulated timeline as a Chrome trace (Perfetto). The actions ask for a file name and call
+// simulated timeline as a Chrome trace (Perfetto), the run's plan as spillway.plan/1 (verified
+// first: a refused plan is listed in a message box, not written). The actions ask for a file name and call
 // export_view / export_run_csv / core's writeChromeTrace; failures show a message naming the
 // file. The run actions are enabled only while there is a run to export.
 #include "views/run_view_data.h"
@@ -35,11 +36,13 @@ public:
     QAction* imageAction() const { return image_; }
     QAction* csvAction() const { return csv_; }
     QAction* chromeTraceAction() const { return trace_; }
+    QAction* planAction() const { return plan_; }
 
 private:
     void exportImage(const QString& suffix);
     void exportCsv();
     void exportTrace();
+    void exportPlan();
     QString askPath(const QString& title, const QString& suggested, const QString& filter);
     void report(const QString& error, const QString& path);
 
@@ -52,6 +55,7 @@ private:
     QAction* pdf_;
     QAction* csv_;
     QAction* trace_;
+    QAction* plan_;
 };
 
 }  // namespace spillway::app

@@ -19,8 +19,8 @@ std::string describe(const Buffer& b, Bytes offset) {
 std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, const Layout& layout,
                                           size_t maxViolations) {
     std::vector<LayoutViolation> out;
-    auto report = [&](std::string message) {
-        if (out.size() < maxViolations) out.push_back({std::move(message)});
+    auto report = [&](std::string message, std::vector<size_t> involved = {}, std::int64_t tick = -1) {
+        if (out.size() < maxViolations) out.push_back({std::move(message), std::move(involved), tick});
     };
     const auto& buffers = problem.buffers;
     if (layout.offsets.size() != buffers.size()) {
@@ -32,18 +32,18 @@ std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, cons
         const Buffer& b = buffers[i];
         const Bytes offset = layout.offsets[i];
         if (b.size <= 0 || b.upper <= b.lower) {
-            report(fmt::format("buffer '{}' is empty (size {}, ticks [{}, {}))", b.id, b.size, b.lower, b.upper));
+            report(fmt::format("buffer '{}' is empty (size {}, ticks [{}, {}))", b.id, b.size, b.lower, b.upper), {i});
             placeable[i] = false;
         }
         if (offset < 0) {
-            report(fmt::format("buffer '{}' has a negative offset {}", b.id, offset));
+            report(fmt::format("buffer '{}' has a negative offset {}", b.id, offset), {i});
             placeable[i] = false;
         } else if (problem.alignment > 1 && offset % problem.alignment != 0) {
             report(fmt::format("buffer '{}' offset {} is not a multiple of the alignment {}", b.id, offset,
-                               problem.alignment));
+                               problem.alignment), {i});
         }
         if (problem.capacity && offset + b.size > *problem.capacity)
-            report(fmt::format("buffer {} ends past the capacity {}", describe(b, offset), *problem.capacity));
+            report(fmt::format("buffer {} ends past the capacity {}", describe(b, offset), *problem.capacity), {i});
     }
     // Sweep the ticks; the buffers live now are kept by offset. If everything inserted so far is
     // disjoint, a new buffer can only collide with its neighbours in offset order.
@@ -69,14 +69,14 @@ std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, cons
         if (next != live.end() && next->first < end) {
             clash = true;
             report(fmt::format("buffers {} and {} overlap at tick {}", describe(buffers[i], begin),
-                               describe(buffers[next->second], next->first), tick));
+                               describe(buffers[next->second], next->first), tick), {i, next->second}, tick);
         }
         if (!clash && next != live.begin()) {
             auto prev = std::prev(next);
             if (prev->first + buffers[prev->second].size > begin) {
                 clash = true;
                 report(fmt::format("buffers {} and {} overlap at tick {}", describe(buffers[i], begin),
-                                   describe(buffers[prev->second], prev->first), tick));
+                                   describe(buffers[prev->second], prev->first), tick), {i, prev->second}, tick);
             }
         }
         if (out.size() >= maxViolations) break;

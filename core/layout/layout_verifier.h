@@ -4,6 +4,7 @@
 // and (when the problem has a capacity) the arena within it. O(n log n + overlaps).
 #include "core/layout/allocation_problem.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,10 @@ namespace spillway {
 
 struct LayoutViolation {
     std::string message;  // names the buffer ids, ticks and byte ranges involved
+    // The same, for callers that name things their own way (the plan verifier names kernels
+    // and tensors): indices into problem.buffers, and the tick of an overlap (-1 = none).
+    std::vector<size_t> buffers;
+    std::int64_t tick = -1;
 };
 
 // Empty when the layout is valid. Stops after `maxViolations` problems.

@@ -10,6 +10,20 @@ std::string_view toString(DirectiveKind kind) {
         case DirectiveKind::DiscardLazy: return "discard-lazy";
         case DirectiveKind::Free: return "free";
         case DirectiveKind::Recompute: return "recompute";
+        case DirectiveKind::Advise: return "advise";
+    }
+    return "?";
+}
+
+std::string_view toString(MemAdvice advice) {
+    switch (advice) {
+        case MemAdvice::None: return "none";
+        case MemAdvice::SetReadMostly: return "set-read-mostly";
+        case MemAdvice::UnsetReadMostly: return "unset-read-mostly";
+        case MemAdvice::SetPreferredLocation: return "set-preferred-location";
+        case MemAdvice::UnsetPreferredLocation: return "unset-preferred-location";
+        case MemAdvice::SetAccessedBy: return "set-accessed-by";
+        case MemAdvice::UnsetAccessedBy: return "unset-accessed-by";
     }
     return "?";
 }

@@ -21,8 +21,25 @@ enum class DirectiveKind {
                   // write-back; a later use needs a prefetch (zero-fill) first
     Free,         // the tensor is dead until the next iteration's first write: release it
     Recompute,    // drop it now; rebuild it before its next use by re-running its producer
+    Advise,       // cudaMemAdvise on the tensor's range (`advice`, with `target` as the location):
+                  // a hint to the UVM driver; it moves nothing by itself
 };
 std::string_view toString(DirectiveKind kind);
+
+// The advice of an Advise directive, one to one with CUDA's cudaMemoryAdvise values so the
+// replay runtime passes it through. `target` names the location: the preferred location for
+// SetPreferredLocation (Gpu or Host), the processor that accesses the range for SetAccessedBy
+// (Gpu = the GPU, Host = the CPU); the Unset variants undo the matching Set; ReadMostly ignores it.
+enum class MemAdvice {
+    None,  // not an Advise directive
+    SetReadMostly,
+    UnsetReadMostly,
+    SetPreferredLocation,
+    UnsetPreferredLocation,
+    SetAccessedBy,
+    UnsetAccessedBy,
+};
+std::string_view toString(MemAdvice advice);
 
 // How the GPU memory is managed while the plan runs.
 enum class MemoryModel {
@@ -50,9 +67,13 @@ struct Directive {
     // with afterKernel, just after it ends. `delay` (>= 0) postpones the issue by that long
     // from that anchor, as TENSILE's (trigger, delta) instructions do. Engines that work in
     // whole kernel steps (the page-level and tensor-level replays) treat "after kernel k" as
-    // "before kernel k+1" and document what they do with a delay.
+    // "before the kernel that runs next" (after the last one: at the end of the iteration) and
+    // issue a delayed directive at its anchor, without the delay (docs/simulator.md).
     bool afterKernel = false;
     Nanoseconds delay = 0;
+    // Advise only (last, so the brace-initialised {pos, kind, tensor, target} planners write
+    // stay valid).
+    MemAdvice advice = MemAdvice::None;
     bool operator==(const Directive&) const = default;
 };
 
@@ -81,6 +102,12 @@ struct Plan {
     // case: "not alive -> NOT_PRESENT"); plain UVM writes every victim back.
     bool dropDeadOnEviction = false;
     MemoryModel memoryModel = MemoryModel::UnifiedPaging;
+    // Whether the plan may rely on demand paging: a kernel that uses a tensor whose data is on
+    // the host or SSD faults it in. False: the plan promises every use finds its data on the GPU
+    // (or arriving there) and the verifier (plan_verifier.h) refuses it otherwise. Faults are
+    // allowed only under UnifiedPaging; a ContiguousFirstFit plan never faults (faultsAllowed()).
+    bool allowFaults = true;
+    bool faultsAllowed() const { return allowFaults && memoryModel == MemoryModel::UnifiedPaging; }
     // Non-empty when the planner found that the plan cannot run on the machine (why, with the
     // numbers). A ContiguousFirstFit replay then reports the run impossible without running it;
     // paging can always run, so the page-level engine ignores it.

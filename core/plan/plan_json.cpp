@@ -8,11 +8,15 @@ namespace spillway {
 
 namespace {
 
-static_assert(sizeof(Directive) == 7 * 8, "Directive changed: update plan_json.cpp");
+static_assert(sizeof(Directive) == 8 * 8, "Directive changed: update plan_json.cpp");
 
-constexpr std::array<DirectiveKind, 6> kKinds = {DirectiveKind::Prefetch, DirectiveKind::PreEvict,
+constexpr std::array<DirectiveKind, 7> kKinds = {DirectiveKind::Prefetch, DirectiveKind::PreEvict,
                                                  DirectiveKind::Discard,  DirectiveKind::DiscardLazy,
-                                                 DirectiveKind::Free,     DirectiveKind::Recompute};
+                                                 DirectiveKind::Free,     DirectiveKind::Recompute,
+                                                 DirectiveKind::Advise};
+constexpr std::array<MemAdvice, 6> kAdvice = {MemAdvice::SetReadMostly,          MemAdvice::UnsetReadMostly,
+                                              MemAdvice::SetPreferredLocation,   MemAdvice::UnsetPreferredLocation,
+                                              MemAdvice::SetAccessedBy,          MemAdvice::UnsetAccessedBy};
 constexpr std::array<Tier, 3> kTiers = {Tier::Gpu, Tier::Host, Tier::Ssd};
 
 [[noreturn]] void fail(const std::string& label, const std::string& pointer, const std::string& message) {
@@ -67,10 +71,12 @@ nlohmann::ordered_json planToJson(const Plan& plan) {
         if (d.keepUntil != -1) o["keep_until"] = d.keepUntil;
         if (d.afterKernel) o["after_kernel"] = true;
         if (d.delay != 0) o["delay_ns"] = d.delay;
+        if (d.kind == DirectiveKind::Advise) o["advice"] = toString(d.advice);
         directives.push_back(std::move(o));
     }
     j["directives"] = std::move(directives);
     if (plan.memoryModel != MemoryModel::UnifiedPaging) j["memory_model"] = toString(plan.memoryModel);
+    if (!plan.allowFaults) j["allow_faults"] = false;  // only when set: drafts stored before it read the same
     if (!plan.cannotRun.empty()) j["cannot_run"] = plan.cannotRun;
     if (!plan.placement.empty() || !plan.arena.empty()) {
         j["placement"] = plan.placement;
@@ -126,15 +132,28 @@ Plan planFromJson(const nlohmann::json& doc, const std::string& label) {
             d.delay = integer(o["delay_ns"], label, p + "/delay_ns");
             if (d.delay < 0) fail(label, p + "/delay_ns", "expected a delay >= 0 nanoseconds");
         }
+        if (d.kind == DirectiveKind::Advise) {
+            d.advice = fromName(kAdvice, string(member(o, "advice", label, p), label, p + "/advice"), label, p + "/advice");
+            if (d.target == Tier::Ssd) fail(label, p + "/target", "an advise directive's location is gpu or host, not ssd");
+        } else if (o.contains("advice")) {
+            fail(label, p + "/advice", "only an \"advise\" directive carries an advice");
+        }
         plan.directives.push_back(d);
     }
     if (doc.contains("memory_model")) {
         constexpr std::array<MemoryModel, 2> kModels = {MemoryModel::UnifiedPaging, MemoryModel::ContiguousFirstFit};
         plan.memoryModel = fromName(kModels, string(doc["memory_model"], label, "/memory_model"), label, "/memory_model");
     }
+    if (doc.contains("allow_faults")) {
+        if (!doc["allow_faults"].is_boolean()) fail(label, "/allow_faults", "expected true or false");
+        plan.allowFaults = doc["allow_faults"].get<bool>();
+    }
     if (doc.contains("cannot_run")) plan.cannotRun = string(doc["cannot_run"], label, "/cannot_run");
     if (doc.contains("placement")) plan.placement = string(doc["placement"], label, "/placement");
-    if (doc.contains("arena_bytes")) plan.arenaBytes = integer(doc["arena_bytes"], label, "/arena_bytes");
+    if (doc.contains("arena_bytes")) {
+        plan.arenaBytes = integer(doc["arena_bytes"], label, "/arena_bytes");
+        if (plan.arenaBytes < 0) fail(label, "/arena_bytes", "expected a size >= 0 bytes");
+    }
     if (doc.contains("arena")) {
         const auto& arena = doc["arena"];
         if (!arena.is_array()) fail(label, "/arena", "expected an array of slots");

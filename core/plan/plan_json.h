@@ -1,8 +1,9 @@
 #pragma once
 // A Plan as JSON, complete and lossless, for the workspace (core/store) to keep with each run
-// and plan. This is the Plan struct as it is today ("spillway.plan-draft/1"), not the exported,
-// versioned spillway.plan/1 of the plans-and-runtime issue (profile hash, offsets, advise);
-// when that lands, the workspace migrates its plan columns to it.
+// and plan ("spillway.plan-draft/1"): the Plan struct alone. The exported, versioned
+// spillway.plan/1 (exported_plan.h) adds the profile's hash and the hardware around the same
+// fields. Fields added later (allow_faults, a directive's advice) are written only away from
+// their defaults, so drafts stored before them read back the same.
 #include "core/plan/plan.h"
 
 #include <nlohmann/json.hpp>

@@ -107,27 +107,36 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     noted_.assign(profile.tensors.size(), -1);
 
     directivesAt_.resize(kernelCount);
-    for (const Directive& d : plan.directives) {
-        if (d.kernelPos < 0 || d.kernelPos >= static_cast<std::int64_t>(kernelCount))
-            throw std::invalid_argument("a " + std::string(toString(d.kind)) + " directive names kernel position " +
-                                        std::to_string(d.kernelPos) + ", outside the profile");
-        const std::int64_t p = index.tensorPos(d.tensor);
-        if (p < 0)
-            throw std::invalid_argument("a " + std::string(toString(d.kind)) + " directive names unknown tensor id " +
-                                        std::to_string(d.tensor));
-        directivesAt_[d.kernelPos].push_back(&d);
-    }
+    // "After kernel k" is "before the kernel that runs after k" (after the last: the end of the
+    // iteration), ahead of that kernel's own directives; the engine works in kernel steps, so a
+    // directive's delay is not applied (docs/simulator.md).
+    std::vector<std::int64_t> runsNext(kernelCount, -1);
+    for (std::size_t i = 0; i + 1 < order_.size(); ++i) runsNext[order_[i]] = order_[i + 1];
+    for (int pass = 0; pass < 2; ++pass)
+        for (const Directive& d : plan.directives) {
+            if (d.afterKernel != (pass == 0)) continue;
+            if (d.kernelPos < 0 || d.kernelPos >= static_cast<std::int64_t>(kernelCount))
+                throw std::invalid_argument("a " + std::string(toString(d.kind)) + " directive names kernel position " +
+                                            std::to_string(d.kernelPos) + ", outside the profile");
+            const std::int64_t p = index.tensorPos(d.tensor);
+            if (p < 0)
+                throw std::invalid_argument("a " + std::string(toString(d.kind)) + " directive names unknown tensor id " +
+                                            std::to_string(d.tensor));
+            const std::int64_t at = d.afterKernel ? runsNext[d.kernelPos] : d.kernelPos;
+            (at < 0 ? directivesAtEnd_ : directivesAt_[at]).push_back(&d);
+        }
     // Directives carry tensor ids; the engine works in positions. Keep a resolved copy.
     resolved_.reserve(plan.directives.size());
-    for (auto& list : directivesAt_)
+    auto resolve = [&](std::vector<const Directive*>& list) {
         for (const Directive*& d : list) {
             Directive r = *d;
             r.tensor = index.tensorPos(d->tensor);
             resolved_.push_back(r);
+            d = &resolved_.back();  // reserved above: no reallocation moves it
         }
-    std::size_t i = 0;
-    for (auto& list : directivesAt_)
-        for (const Directive*& d : list) d = &resolved_[i++];
+    };
+    for (auto& list : directivesAt_) resolve(list);
+    resolve(directivesAtEnd_);
 
     // Persistent tensors (weights, optimizer state) start where the hardware says; the rest
     // are unwritten (a first touch allocates).
@@ -185,6 +194,7 @@ SimulationResult Engine::run() {
             now = timing.end;
             if (reported) result_.kernels.push_back(timing);
         }
+        issueEndOfIteration(now);
         if (reported) result_.iterationTime = now - iterationStart;
     }
 

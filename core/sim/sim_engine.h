@@ -53,7 +53,12 @@ private:
     Nanoseconds faultIn(Nanoseconds t, Bytes bytes, Tier from);
 
     // directives (sim_engine_directives.cpp)
-    Nanoseconds issueDirectives(std::int64_t kernelPos, Nanoseconds t);
+    // `anchorPos` / `anchorStamp`: the kernel the directives are issued before and the stamp it
+    // runs (or will run) with; keepUntil counts forward from it.
+    Nanoseconds issueDirectives(const std::vector<const Directive*>& directives, std::int64_t anchorPos,
+                                std::int64_t anchorStamp, Nanoseconds t);
+    // Directives issued after the last kernel of the order, at the end of each iteration.
+    void issueEndOfIteration(Nanoseconds t);
     void prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntilStamp);
     void reserveWorkspace(std::int64_t kernelPos, Nanoseconds t);
     void preEvict(std::int32_t tensor, Tier target, Nanoseconds t);
@@ -91,7 +96,10 @@ private:
     std::vector<G10KernelBandwidth> g10_;
     std::vector<std::int64_t> producer_;         // per tensor: kernel position, -1 none
     std::vector<char> needsRecompute_;
-    std::vector<std::vector<const Directive*>> directivesAt_;  // per kernel position
+    // Per kernel position, issued just before it: its own directives, after those issued after
+    // the kernel that runs before it (afterKernel); directivesAtEnd_: after the last kernel.
+    std::vector<std::vector<const Directive*>> directivesAt_;
+    std::vector<const Directive*> directivesAtEnd_;
     std::vector<Directive> resolved_;  // directives with tensor positions instead of ids
 
     Bytes gpuUsed_ = 0;

@@ -1,4 +1,5 @@
-// Plan directives, issued just before the kernel they are tied to starts.
+// Plan directives, issued just before the kernel they are tied to starts (or, afterKernel, just
+// before the kernel that runs after it; after the last kernel, at the end of the iteration).
 #include "core/sim/sim_engine.h"
 
 #include <algorithm>
@@ -13,16 +14,17 @@ Nanoseconds allocTime(Bytes bytes, const HardwareConfig& hw) {
 }
 }  // namespace
 
-Nanoseconds Engine::issueDirectives(std::int64_t kernelPos, Nanoseconds t) {
+Nanoseconds Engine::issueDirectives(const std::vector<const Directive*>& directives, std::int64_t anchorPos,
+                                    std::int64_t anchorStamp, Nanoseconds t) {
     Nanoseconds criticalPath = 0;  // eager discard unmapping, charged to the kernel
-    for (const Directive* d : directivesAt_[kernelPos]) {
+    for (const Directive* d : directives) {
         const std::int32_t tensor = static_cast<std::int32_t>(d->tensor);
         switch (d->kind) {
             case DirectiveKind::Prefetch: {
                 // keepUntil names a kernel position, counted forward from kernelPos (wrapping
                 // into the next iteration); turn it into the stamp that kernel will run with.
                 const auto n = static_cast<std::int64_t>(profile_.kernels.size());
-                const std::int64_t keep = d->keepUntil < 0 ? -1 : stamp_ + ((d->keepUntil - kernelPos) % n + n) % n;
+                const std::int64_t keep = d->keepUntil < 0 ? -1 : anchorStamp + ((d->keepUntil - anchorPos) % n + n) % n;
                 prefetch(tensor, t, keep);
                 if (hw_.faultModel == FaultModel::G10Calibrated && d->keepUntil >= 0) reserveWorkspace(d->keepUntil % n, t);
                 break;
@@ -32,10 +34,26 @@ Nanoseconds Engine::issueDirectives(std::int64_t kernelPos, Nanoseconds t) {
             case DirectiveKind::DiscardLazy: discard(tensor, false); break;
             case DirectiveKind::Free: release(tensor, false); break;
             case DirectiveKind::Recompute: release(tensor, true); break;
+            // The model has no remote mappings, read duplication or migration thresholds for
+            // a hint to change: advice costs nothing and moves nothing (docs/simulator.md).
+            case DirectiveKind::Advise: break;
         }
         noteTensor(tensor, t);
     }
     return criticalPath;
+}
+
+void Engine::issueEndOfIteration(Nanoseconds t) {
+    if (directivesAtEnd_.empty()) return;
+    // A step of its own: what the last kernel used is no longer protected from pre-eviction.
+    // The next iteration's first kernel runs with the stamp after this one.
+    ++stamp_;
+    issueDirectives(directivesAtEnd_, order_.front(), stamp_ + 1, t);  // an eager discard's unmap is not on a kernel's path
+    if (recorder_) {
+        for (std::int32_t tensor : touchedTensors_) recorder_->mark(tensor, t, residenceOf(tensor, t));
+        touchedTensors_.clear();
+    }
+    sample(t);
 }
 
 void Engine::reserveWorkspace(std::int64_t kernelPos, Nanoseconds t) {

@@ -69,7 +69,7 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
             for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
                 blocks_[b].protectStamp = stamp_;
 
-    const Nanoseconds unmapCost = issueDirectives(pos, t);
+    const Nanoseconds unmapCost = issueDirectives(directivesAt_[pos], pos, stamp_, t);
     sample(t);
 
     // Classify every block the kernel needs.
@@ -87,6 +87,7 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
                 needsRecompute_[tensor] = 0;
             }
             noteTensor(tensor, t);
+            Bytes onHost = 0, onSsd = 0;  // what this use fetches on demand (recordDemandFetches)
             for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
                 Block& x = blocks_[b];
                 side.total += x.bytes;
@@ -103,6 +104,8 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
                 }
                 faulted.push_back(b);
                 demand.pages += ceilDiv(x.bytes, hw_.pageSize);
+                if (x.loc == BlockLoc::Host) onHost += x.bytes;
+                if (x.loc == BlockLoc::Ssd) onSsd += x.bytes;
                 if (x.loc == BlockLoc::Host) {
                     side.fromHost += x.bytes - x.ssdBytes;
                     side.fromSsd += x.ssdBytes;
@@ -112,6 +115,9 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
                 else if (x.loc == BlockLoc::Ssd) { side.fromSsd += x.bytes; ssdSourceReady = std::max(ssdSourceReady, x.readyAt); }
                 else side.zeroFill += x.bytes;
             }
+            if (recording_ && options_.recordDemandFetches && onHost + onSsd > 0)
+                result_.demandFetches.push_back({static_cast<std::int64_t>(result_.kernels.size()), tensor,
+                                                 onSsd > onHost ? Residence::Ssd : Residence::Host, onHost + onSsd});
         }
     }
 

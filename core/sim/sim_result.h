@@ -61,6 +61,17 @@ struct ResidencyInterval {
     bool operator==(const ResidencyInterval&) const = default;
 };
 
+// A use of a tensor whose data had to be fetched on demand: when its kernel started, some of
+// it was on the host or SSD, neither on the GPU nor on its way there (a UVM fault under paging;
+// a synchronous read in the tensor-level replay). First touches (zero-fill) are not counted.
+struct DemandFetch {
+    std::int64_t runIndex = 0;   // the kernel's place in the run order (KernelTiming index)
+    std::int64_t tensorPos = 0;  // position in Profile::tensors
+    Residence from = Residence::Host;  // Host or Ssd: where (most of) the data was
+    Bytes bytes = 0;             // of the tensor, fetched
+    bool operator==(const DemandFetch&) const = default;
+};
+
 struct StallTotals {
     Nanoseconds compute = 0;
     Nanoseconds faultStall = 0;
@@ -116,6 +127,9 @@ struct SimulationResult {
     // Checked independently at each kernel: required blocks not on the GPU when it computes.
     // The model guarantees 0; the tests hold it to that.
     std::int64_t kernelsWithAbsentBlocks = 0;
+    // With SimulationOptions::recordDemandFetches: every demand fetch of the reported iteration,
+    // in run order (the plan verifier's "used while absent"). Not stored with kept runs.
+    std::vector<DemandFetch> demandFetches;
     // Several GPUs only (empty / 0 on one GPU): per GPU, GPU 0 first; gradient bytes all-reduced
     // over NVLink before the optimizer (each byte counted once, not per GPU).
     std::vector<GpuSummary> gpus;

@@ -18,6 +18,8 @@ struct SimulationOptions {
     // For plans with discard directives, also run the plan without them and report the traffic
     // difference as SimulationResult::discardSavedBytes (doubles the cost of such plans).
     bool measureDiscardSavings = true;
+    // Fill SimulationResult::demandFetches (the plan verifier asks for them).
+    bool recordDemandFetches = false;
     // Checked between kernels; a cancelled simulation throws SimulationCancelled.
     const std::atomic<bool>* cancel = nullptr;
 };

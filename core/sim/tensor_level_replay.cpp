@@ -105,9 +105,14 @@ public:
             if (role_[t] != Role::Managed) continue;  // weights and scratch never move
             if (d.target != Tier::Ssd && d.target != Tier::Host)
                 throw std::invalid_argument("pre-evict of tensor id " + std::to_string(d.tensor) + " must target host or ssd");
+            // Program order: after kernel k is before k + 1. After the last kernel the iteration
+            // is over and this replay runs one: such an offload moves nothing it measures.
+            // A delay is not applied (kernel steps; docs/simulator.md).
+            const std::int64_t at = d.kernelPos + (d.afterKernel ? 1 : 0);
+            if (at >= static_cast<std::int64_t>(profile.kernels.size())) continue;
             offloaded_[t] = 1;
             target_[t] = d.target;
-            offloadsAt_[d.kernelPos].push_back(t);
+            offloadsAt_[at].push_back(t);
         }
         for (std::size_t k = 0; k < profile.kernels.size(); ++k)
             for (auto t : kernelTensors_[k])
@@ -297,6 +302,9 @@ private:
                 timing.oversubStall += now_ - from;
                 if (where_[t] == lowerTier(t) && offloaded_[t]) {
                     // Its data is in the lower tier and no prefetch brought it: read it now.
+                    if (options_.recordDemandFetches)
+                        result_.demandFetches.push_back({static_cast<std::int64_t>(result_.kernels.size()), t,
+                                                         lowerTier(t), bytesOf(t)});
                     issue(t, false);
                     const Nanoseconds waitFrom = now_;
                     while (reading_[t]) serveOne();

@@ -274,6 +274,8 @@ void Engine::issueDirective(JobRun& job, const Directive& d) {
             }
             releaseOrDefer(job, ti, ReleaseMode::Dead);
             return;
+        case DirectiveKind::Advise:  // a hint to the UVM driver: nothing moves at tensor granularity
+            return;
     }
 }
 

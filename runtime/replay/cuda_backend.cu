@@ -107,6 +107,20 @@ cudaMemLocation hostLocation() {
     return l;
 }
 
+// The plan's advice is CUDA's, one to one (core/plan/plan.h).
+cudaMemoryAdvise cudaAdviceFor(MemAdvice advice) {
+    switch (advice) {
+        case MemAdvice::SetReadMostly: return cudaMemAdviseSetReadMostly;
+        case MemAdvice::UnsetReadMostly: return cudaMemAdviseUnsetReadMostly;
+        case MemAdvice::UnsetPreferredLocation: return cudaMemAdviseUnsetPreferredLocation;
+        case MemAdvice::SetAccessedBy: return cudaMemAdviseSetAccessedBy;
+        case MemAdvice::UnsetAccessedBy: return cudaMemAdviseUnsetAccessedBy;
+        case MemAdvice::None:  // the reader refuses an advise without advice; keep the old meaning
+        case MemAdvice::SetPreferredLocation: break;
+    }
+    return cudaMemAdviseSetPreferredLocation;
+}
+
 // Everything allocated for one run, freed however the run ends.
 struct Resources {
     char* arena = nullptr;
@@ -367,10 +381,11 @@ BackendRun CudaBackend::run(const ReplayProgram& program, int iterations) {
                     break;
                 }
                 case ReplayAction::Advise: {
-                    // Until the plan format names the advice, the target tier is the preferred location.
-                    call = "cudaMemAdvise SetPreferredLocation (from the host at its anchor)";
+                    // The plan's advice one to one; `target` is the location (or accessing processor).
                     const cudaMemLocation loc = dir.target == Tier::Gpu ? deviceLocation(device_) : hostLocation();
-                    if (const cudaError_t e = cudaMemAdvise(ptr, bytes, cudaMemAdviseSetPreferredLocation, loc)) failed(j, it, call, e);
+                    const cudaMemoryAdvise advice = cudaAdviceFor(dir.advice);
+                    call = "cudaMemAdvise " + std::string(toString(dir.advice)) + " (from the host at its anchor)";
+                    if (const cudaError_t e = cudaMemAdvise(ptr, bytes, advice, loc)) failed(j, it, call, e);
                     break;
                 }
             }

@@ -80,6 +80,7 @@ struct ReplayDirective {
     std::string tensorName;
     ArenaRange range;
     Tier target = Tier::Gpu;             // the plan's target tier
+    MemAdvice advice = MemAdvice::None;  // Advise: which cudaMemoryAdvise (target = its location)
     // Prefetch: where the data comes from (the target of the tensor's latest pre-evict, the host
     // when none); pre-evict: where it goes.
     Tier source = Tier::Host;

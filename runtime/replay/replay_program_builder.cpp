@@ -191,6 +191,7 @@ ReplayProgram buildReplayProgram(const Profile& profile, const ExportedPlan& exp
             fail(directiveLabel(i, d) + ": " + e.what());
         }
         rd.kind = std::string(toString(d.kind));
+        rd.advice = d.advice;
         rd.stream = sideStreamOf(rd.action);
         rd.tensor = static_cast<std::int32_t>(index.tensorPos(d.tensor));
         rd.tensorId = d.tensor;

@@ -2,8 +2,13 @@
 // (loads, the view's size, not blank), SVG (well-formed XML with drawing elements and the chart's
 // text as text, i.e. vectors) and PDF (%PDF, one page); the run as CSV (one row per kernel, the
 // columns sum to the run's totals, names with commas and quotes survive); the Chrome trace (one
-// slice per kernel). Errors name the file.
+// slice per kernel); the run's plan (spillway.plan/1 that reads back equal, or refused with the
+// verifier's problems and nothing written). Errors name the file.
 #include "app/gui/export_actions.h"
+#include "app/gui/export_plan.h"
+#include "core/io/profile_hash.h"
+#include "core/plan/exported_plan.h"
+#include "core/plan/plan_verifier.h"
 #include "app/gui/export_run_csv.h"
 #include "app/gui/export_view.h"
 #include "app/gui/main_window.h"
@@ -218,14 +223,16 @@ private slots:
         window.setErrorDialogsEnabled(false);
         app::ExportActions* actions = window.exportActions();
         QVERIFY(actions);
-        QCOMPARE(actions->menu()->actions().size(), 6);  // three images, a separator, CSV, trace
+        QCOMPARE(actions->menu()->actions().size(), 7);  // three images, a separator, CSV, trace, plan
         QVERIFY(!actions->csvAction()->isEnabled());
         QVERIFY(!actions->chromeTraceAction()->isEnabled());
+        QVERIFY(!actions->planAction()->isEnabled());
         QSignalSpy shown(&window, &app::MainWindow::runShown);
         window.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
         QVERIFY(shown.wait(30000));
         QVERIFY(actions->csvAction()->isEnabled());
         QVERIFY(actions->chromeTraceAction()->isEnabled());
+        QVERIFY(actions->planAction()->isEnabled());
 
         QTemporaryDir dir;
         const QString path = dir.filePath("run.trace.json");
@@ -239,6 +246,39 @@ private slots:
         const QString bad = "/nonexistent-folder/run.csv";
         QVERIFY(app::exportRunCsv(*run, bad).contains(bad));
         QVERIFY(app::exportChromeTrace(*run, "/nonexistent-folder/t.json").contains("/nonexistent-folder/t.json"));
+    }
+
+    void planWritesAFileThatReadsBack() {
+        const auto run = quotedNameRun();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("run.plan.json");
+        const app::PlanExportOutcome outcome = app::exportRunPlan(*run, path);
+        QVERIFY2(outcome.written(), qPrintable(outcome.error + outcome.problems.join("\n")));
+        const ExportedPlan back = readExportedPlan(path.toStdString());
+        const Profile& profile = *run->profile->profile;
+        QCOMPARE(back.profileHash, profileHash(profile));
+        QVERIFY(back.hardware == run->hardware);
+        QCOMPARE(back.plan.directives.size(), run->plan.directives.size());
+        QVERIFY(back.plan.directives == run->plan.directives);
+        QCOMPARE(back.plan.order.size(), profile.kernels.size());  // spelt out
+        QVERIFY(verifyPlan(profile, back).ok());
+    }
+
+    void refusedPlanIsListedAndNotWritten() {
+        // The same run, but its plan may not fault: on 30 MiB the eight-kernel step must fault.
+        const auto run = quotedNameRun();
+        views::RunViewData strict = *run;
+        strict.plan.allowFaults = false;
+        QTemporaryDir dir;
+        const QString path = dir.filePath("strict.plan.json");
+        const app::PlanExportOutcome outcome = app::exportRunPlan(strict, path);
+        QVERIFY(!outcome.written());
+        QVERIFY(!outcome.problems.isEmpty());
+        QVERIFY2(outcome.problems.front().startsWith("[used-while-absent] kernel "), qPrintable(outcome.problems.front()));
+        QVERIFY(outcome.problems.front().contains("tensor "));
+        QVERIFY(!QFile::exists(path));
+        const QString bad = "/nonexistent-folder/run.plan.json";
+        QVERIFY(app::exportRunPlan(*run, bad).error.contains(bad));
     }
 };
 
