@@ -11,6 +11,7 @@
 // or pre-evict of its tensor.
 //
 // Light on purpose (std and Tier only): nvcc compiles cuda_backend.cu against it.
+#include "core/plan/plan.h"
 #include "core/sim/hardware.h"
 #include "core/trace/units.h"
 
