@@ -86,7 +86,8 @@ void WorkloadStallWidget::redraw() {
     }
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, double(keys.size()) + 0.6);
-    plot_->yAxis->setRange(0, std::max(top * 1.1, 1e-6));
+    // Head room for the legend above the bars.
+    plot_->yAxis->setRange(0, std::max(top * 1.6, 1e-6));
     plot_->replot();
 }
 

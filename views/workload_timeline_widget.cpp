@@ -52,7 +52,8 @@ WorkloadTimelineWidget::WorkloadTimelineWidget(QWidget* parent) : QWidget(parent
     plot_->xAxis->setLabel(tr("time since the first job started (ms)"));
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Top left: the capacity's label is at the right end of its line.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -134,7 +135,8 @@ void WorkloadTimelineWidget::redraw() {
         text->setText(tr("GPU capacity %1").arg(formatBytes(capacity_)));
         text->setColor(Qt::red);
     }
-    // Re-plans: a vertical line each, labelled along it, reading upwards from the bottom.
+    // Re-plans: a vertical line each, labelled just right of it, reading upwards from the bottom
+    // (rotated -90 degrees, the text's top edge faces right: anchored at its left and top).
     for (const ReplanEvent& event : r.replans) {
         const double x = double(event.time - r.start) / kNsPerMs;
         const QColor colour = event.reason == ReplanReason::JobsChanged ? QColor(0, 110, 0) : QColor(150, 90, 0);
@@ -149,9 +151,10 @@ void WorkloadTimelineWidget::redraw() {
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         text->position->setCoords(x, 0.98);
         text->setRotation(-90);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         text->setFont(QFont(font().family(), 7));
         text->setColor(colour);
+        text->setBrush(QColor(255, 255, 255, 200));
         const QString label = replanLabel(event, r);
         text->setText(label);
         markers_.push_back({x, label});

@@ -51,6 +51,7 @@ WorkloadPage::WorkloadPage(QWidget* parent) : QWidget(parent) {
     });
     job_ = new QComboBox(this);
     job_->setObjectName("workloadJob");
+    job_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     iteration_ = new QSpinBox(this);
     iteration_->setObjectName("workloadIteration");
     iteration_->setPrefix(tr("iteration "));
