@@ -28,6 +28,8 @@ WorkloadPage::WorkloadPage(QWidget* parent) : QWidget(parent) {
     setObjectName("workloadPage");
     title_ = new QLabel(tr("No workload open: File ▸ Open Workload…"), this);
     title_->setObjectName("workloadTitle");
+    // A long workload name gives way to the selectors (the whole name is in the tooltip).
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     policy_ = new QComboBox(this);
     policy_->setObjectName("workloadPolicy");
     for (const MultiJobPlannerInfo& planner : multiJobPlanners()) {
@@ -108,7 +110,7 @@ WorkloadPage::WorkloadPage(QWidget* parent) : QWidget(parent) {
     lower->addWidget(stalls_);
     lower->addWidget(metricsTable_);
     lower->setStretchFactor(0, 1);
-    lower->setStretchFactor(1, 2);
+    lower->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(timeline_);
     split->addWidget(lower);
@@ -204,7 +206,7 @@ void WorkloadPage::show(std::shared_ptr<const WorkloadRunData> run) {
                                  .toHtmlEscaped())
                         .arg(w.jobs.size())
                         .arg(views::formatBytes(w.hardware.gpuCapacity), views::toQString(toString(w.linkMode))));
-    title_->setToolTip(run_->loaded->path);
+    title_->setToolTip(QString::fromStdString(w.name) + "\n" + run_->loaded->path);
     cannotRun_->setVisible(!r.cannotRun.empty());
     cannotRun_->setText(tr("This run is impossible: %1. What happened until then is shown.")
                             .arg(QString::fromStdString(r.cannotRun)));
