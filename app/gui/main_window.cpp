@@ -13,6 +13,8 @@
 #include "app/gui/recent_files.h"
 #include "app/gui/simulation_runner.h"
 #include "app/gui/sweep_page.h"
+#include "app/gui/workload_page.h"
+#include "core/io/workload.h"
 #include "core/io/native_json.h"
 #include "core/io/profile_loader.h"
 #include "views/filtered_table_view.h"
@@ -85,6 +87,7 @@ MainWindow::MainWindow(const QString& workspacePath, QWidget* parent) : QMainWin
     lessonPlayer_ = installLessonPlayer(this);
     play_ = installPlayToolBar(this);
     createCompareKeyboardAndFind();
+    createWorkloadPage(recentMenu_ ? qobject_cast<QMenu*>(recentMenu_->parent()) : nullptr);
     createStatusBar();
     updateTitleAndActions();
     restoreWindowState();
@@ -397,6 +400,11 @@ void MainWindow::chooseFolder() {
 }
 
 void MainWindow::openProfile(const QString& path) {
+    // A workload of several jobs opens in the Jobs tab, whichever way it was opened.
+    if (isWorkloadFile(toFsPath(path))) {
+        openWorkload(path);
+        return;
+    }
     ImportOptions options;
     std::string format;
     try {

@@ -49,6 +49,7 @@ class MeasuredPage;
 class FindBar;
 class KeyboardNavigator;
 class KeyboardShortcuts;
+class WorkloadPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -73,7 +74,7 @@ public:
 
     // Load errors always emit loadFailed; with dialogs enabled (the default) they also show a
     // non-blocking message box. Tests turn the boxes off and watch the signal.
-    void setErrorDialogsEnabled(bool enabled) { errorDialogs_ = enabled; }
+    void setErrorDialogsEnabled(bool enabled);
 
     views::ProfileOverviewWidget* overview() const { return overview_; }
     views::FilteredTableView* kernelTable() const { return kernelTable_; }
@@ -101,6 +102,12 @@ public:
     FindBar* findBar() const { return findBar_; }
     // The run the run tabs show; null before the first simulation of the open profile.
     const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
+
+    // ---- several jobs (main_window_workload.cpp, issue 6): the Jobs tab
+    WorkloadPage* workloadPage() const { return workloadPage_; }
+    // Reads and runs a spillway.workload/1 file in the Jobs tab (File ▸ Open Workload, and
+    // openProfile when the file is a workload); errors emit WorkloadPage::workloadFailed.
+    void openWorkload(const QString& path);
 
     // ---- workspace (main_window_workspace.cpp)
     WorkspaceSession* workspaceSession() const { return workspace_; }
@@ -220,6 +227,11 @@ private:
     QAction* closeAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+
+    // ---- several jobs (main_window_workload.cpp)
+    void createWorkloadPage(QMenu* file);
+    void chooseWorkload();
+    WorkloadPage* workloadPage_ = nullptr;
 
     // ---- workspace (main_window_workspace.cpp)
     void createWorkspaceDock(const QString& workspacePath);

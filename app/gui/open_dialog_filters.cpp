@@ -42,6 +42,8 @@ QStringList profileOpenFilters() {
     QStringList filters;
     filters << QObject::tr("All supported profiles (%1)").arg(allPatterns.join(' '));
     filters << perFormat;
+    // Not a profile, but File ▸ Open recognises it and opens it in the Jobs tab (issue 6).
+    filters << QObject::tr("Spillway workload of several jobs (*.workload.json)");
     filters << QObject::tr("All files (*)");
     return filters;
 }
@@ -56,7 +58,10 @@ QString supportedFormatsHtml() {
                          isFolderFormat(format.id) ? QObject::tr(" — use <b>File ▸ Open Folder…</b>") : QString());
     html += QObject::tr("</table><p>A G10 transformer graph asks for the batch size (and, optionally, the "
                         "folder with G10's measured kernel times). <b>File ▸ Save As</b> writes any "
-                        "opened profile as a native <tt>spillway.profile/1</tt> JSON file.</p>");
+                        "opened profile as a native <tt>spillway.profile/1</tt> JSON file.</p>"
+                        "<p>A <tt>spillway.workload/1</tt> file (several training jobs on one GPU) opens "
+                        "in the <b>Jobs</b> tab, from <b>File ▸ Open Workload…</b> or any other way of "
+                        "opening a file.</p>");
     return html;
 }
 

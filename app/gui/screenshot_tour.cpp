@@ -3,6 +3,7 @@
 #include "app/gui/lesson_player.h"
 #include "app/gui/main_window.h"
 #include "app/gui/sweep_page.h"
+#include "app/gui/workload_page.h"
 #include "views/view_link.h"
 
 #include <QDir>
@@ -78,13 +79,19 @@ void ScreenshotTour::addTabStages() {
     for (int i = 0; i < tabs->count(); ++i) {
         auto shownAt = std::make_shared<QElapsedTimer>();
         const bool sweep = tabs->widget(i) == window_->sweepPage();
-        stages_.push_back({[this, tabs, i, shownAt, sweep] {
+        // The Jobs tab shows the bundled two-job workload (samples/workloads, beside the lessons).
+        const bool jobs = tabs->widget(i) == window_->workloadPage();
+        const QString workload = QDir(lessonFolder_).filePath("../workloads/resnet18-x2.workload.json");
+        stages_.push_back({[this, tabs, i, shownAt, sweep, jobs, workload] {
                                tabs->setCurrentIndex(i);
                                if (sweep) window_->sweepPage()->run();
+                               if (jobs && !lessonFolder_.isEmpty() && QFileInfo::exists(workload))
+                                   window_->openWorkload(workload);
                                shownAt->start();
                            },
-                           [this, shownAt, sweep] {
-                               return shownAt->elapsed() > kSettleMs && !(sweep && window_->sweepPage()->isRunning());
+                           [this, shownAt, sweep, jobs] {
+                               return shownAt->elapsed() > kSettleMs && !(sweep && window_->sweepPage()->isRunning()) &&
+                                      !(jobs && window_->workloadPage()->isRunning());
                            },
                            slugOf(tabs->tabText(i)) + ".png"});
     }
