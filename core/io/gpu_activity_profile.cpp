@@ -160,39 +160,49 @@ private:
     const std::vector<KernelRecord>& kernels_;
 };
 
-// Allocations by address, to find the block holding an address at a time.
+// Allocations by address, to find the block holding an address at a time. Allocators reuse
+// addresses (hundreds of blocks may start at one address over a run), so blocks are sorted by
+// address and then allocation time: per start address one binary search finds the only block
+// that can be live at t (blocks at one address never overlap in time, see pairMemory).
 class BlockIndex {
 public:
     explicit BlockIndex(const std::vector<Block>& blocks) : blocks_(blocks) {
         order_.resize(blocks.size());
         std::iota(order_.begin(), order_.end(), 0);
-        std::sort(order_.begin(), order_.end(),
-                  [&](std::size_t a, std::size_t b) { return blocks[a].address < blocks[b].address; });
+        std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+            if (blocks[a].address != blocks[b].address) return blocks[a].address < blocks[b].address;
+            return bornAt(blocks[a]) < bornAt(blocks[b]);
+        });
+        for (const auto& b : blocks) largest_ = std::max<std::uint64_t>(largest_, static_cast<std::uint64_t>(b.bytes));
     }
+
     std::optional<std::size_t> holding(std::uint64_t address, Nanoseconds t) const {
-        auto it = std::upper_bound(order_.begin(), order_.end(), address,
-                                   [&](std::uint64_t a, std::size_t b) { return a < blocks_[b].address; });
-        // Addresses are reused over time: check every block starting at or below the address
-        // (few share one start), nearest first.
-        while (it != order_.begin()) {
-            --it;
-            const auto& b = blocks_[*it];
-            if (address >= b.address + static_cast<std::uint64_t>(b.bytes)) {
-                if (b.address + static_cast<std::uint64_t>(largest_) <= address) break;
-                continue;
+        auto end = std::upper_bound(order_.begin(), order_.end(), address,
+                                    [&](std::uint64_t a, std::size_t b) { return a < blocks_[b].address; });
+        while (end != order_.begin()) {
+            const std::uint64_t start = blocks_[*std::prev(end)].address;
+            if (start + largest_ <= address) break;  // no block starting this low reaches it
+            const auto group = std::lower_bound(order_.begin(), end, start,
+                                                [&](std::size_t b, std::uint64_t a) { return blocks_[b].address < a; });
+            // The last block at this address born at or before t.
+            const auto born = std::upper_bound(group, end, t,
+                                               [&](Nanoseconds v, std::size_t b) { return v < bornAt(blocks_[b]); });
+            if (born != group) {
+                const auto& b = blocks_[*std::prev(born)];
+                const bool alive = !b.freeTime || t <= *b.freeTime;
+                if (alive && address < b.address + static_cast<std::uint64_t>(b.bytes)) return *std::prev(born);
             }
-            const bool born = !b.allocTime || *b.allocTime <= t;
-            const bool alive = !b.freeTime || t <= *b.freeTime;
-            if (born && alive) return *it;
+            end = group;
         }
         return std::nullopt;
     }
-    void setLargest(Bytes bytes) { largest_ = bytes; }
 
 private:
+    static Nanoseconds bornAt(const Block& b) { return b.allocTime.value_or(std::numeric_limits<Nanoseconds>::min()); }
+
     const std::vector<Block>& blocks_;
     std::vector<std::size_t> order_;
-    Bytes largest_ = 0;
+    std::uint64_t largest_ = 0;
 };
 
 // The GPU the profile is about: the one with the most kernels (one device per profile).
@@ -350,10 +360,7 @@ Profile buildProfile(const Capture& capture) {
     }
 
     // Observed uses from unified-memory faults.
-    BlockIndex index(pairing.blocks);
-    Bytes largest = 0;
-    for (const auto& block : pairing.blocks) largest = std::max(largest, block.bytes);
-    index.setLargest(largest);
+    const BlockIndex index(pairing.blocks);
     UnifiedMemoryTally um;
     for (const auto& r : capture.unifiedMemory) {
         auto& [records, value] = um.byKindAndCause[fmt::format("{}{}{}", toString(r.event),

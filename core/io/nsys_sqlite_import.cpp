@@ -229,13 +229,18 @@ void readMemory(Export& ex, Capture& capture) {
     const EnumTable operations = ex.enumTable("ENUM_CUDA_DEV_MEM_EVENT_OPER");
     if (!operations.present()) return;
     const EnumTable kinds = ex.enumTable("ENUM_CUDA_MEM_KIND");
+    // Classified once per id, not per row (exports hold millions of memory events).
+    std::unordered_map<std::int64_t, std::optional<bool>> isAllocation;
+    for (const auto& [id, entry] : operations.entries) isAllocation[id] = nsys::classifyMemoryOperation(entry);
+    std::unordered_map<std::int64_t, MemoryKind> kindOf;
+    for (const auto& [id, entry] : kinds.entries) kindOf[id] = nsys::classifyMemoryKind(entry);
     const Columns cols{{"start", true}, {"address", true}, {"bytes", true}, {"memoryOperationType", true},
                        {"memKind", false}, {"deviceId", false}};
     std::int64_t unknownOperations = 0;
     ex.each(table, ex.select(table, cols), [&](SqliteStatement& s) {
         const Row r(ex, table, s, cols);
-        const auto* op = operations.find(r.integer(3));
-        const auto allocation = op ? nsys::classifyMemoryOperation(*op) : std::nullopt;
+        const auto op = isAllocation.find(r.integer(3));
+        const auto allocation = op != isAllocation.end() ? op->second : std::nullopt;
         if (!allocation) {
             ++unknownOperations;
             return;
@@ -247,8 +252,8 @@ void readMemory(Export& ex, Capture& capture) {
         m.bytes = r.integer(2);
         if (m.bytes < 0) r.fail(2, fmt::format("expected a size in bytes, found {}", m.bytes));
         if (const auto kind = r.optionalInteger(4); kind && kinds.present()) {
-            const auto* e = kinds.find(*kind);
-            m.kind = e ? nsys::classifyMemoryKind(*e) : MemoryKind::Unknown;
+            const auto it = kindOf.find(*kind);
+            m.kind = it != kindOf.end() ? it->second : MemoryKind::Unknown;
         }
         m.deviceId = r.optionalInteger(5).value_or(0);
         m.where = r.where();
@@ -266,6 +271,8 @@ void readCopies(Export& ex, Capture& capture) {
     constexpr std::string_view table = "CUPTI_ACTIVITY_KIND_MEMCPY";
     const EnumTable copyKinds = ex.enumTable("ENUM_CUDA_MEMCPY_OPER");
     const EnumTable causes = ex.enumTable("ENUM_CUDA_UNIF_MEM_MIGRATION");
+    std::unordered_map<std::int64_t, nsys::CopyKind> kindOf;
+    for (const auto& [id, entry] : copyKinds.entries) kindOf[id] = nsys::classifyCopyKind(entry);
     const Columns cols{{"start", true},         {"end", true},         {"bytes", true},
                        {"copyKind", true},      {"deviceId", false},   {"srcDeviceId", false},
                        {"dstDeviceId", false},  {"virtualAddress", false}, {"migrationCause", false}};
@@ -275,7 +282,7 @@ void readCopies(Export& ex, Capture& capture) {
         if (end < start) r.fail(1, fmt::format("the copy ends ({}) before it starts ({})", end, start));
         if (bytes < 0) r.fail(2, fmt::format("expected a size in bytes, found {}", bytes));
         nsys::CopyKind kind;
-        if (const auto* e = copyKinds.find(r.integer(3))) kind = nsys::classifyCopyKind(*e);
+        if (const auto it = kindOf.find(r.integer(3)); it != kindOf.end()) kind = it->second;
         const auto device = r.optionalInteger(4).value_or(0);
         if (!kind.unified) {
             capture.copies.push_back({false, kind.direction, bytes, start, end, device});
