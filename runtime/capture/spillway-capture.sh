@@ -42,7 +42,10 @@ done
 if [ -e "$output" ] && [ "$force" -ne 1 ]; then
     die "$output exists; not overwriting it (use --force)"
 fi
-[ "$force" -eq 1 ] && rm -f -- "$output"
+outdir=$(dirname -- "$output")
+[ -d "$outdir" ] || die "cannot write $output: no folder $outdir"
+[ -w "$outdir" ] || die "cannot write $output: folder $outdir is not writable"
+if [ "$force" -eq 1 ]; then rm -f -- "$output"; fi
 case "$buffer" in ''|*[!0-9]*) [ -z "$buffer" ] || die "--buffer-mb wants a whole number of MiB, not '$buffer'" ;; esac
 
 # The library: $SPILLWAY_CAPTURE_LIBRARY, else beside this script (build tree), else the
@@ -57,7 +60,7 @@ done
 [ -n "$library" ] && [ -f "$library" ] || die "libspillway_capture.so not found (set SPILLWAY_CAPTURE_LIBRARY)"
 
 CUDA_INJECTION64_PATH="$library"
-SPILLWAY_CAPTURE_OUTPUT=$(CDPATH= cd -- "$(dirname -- "$output")" && pwd)/$(basename -- "$output")
+SPILLWAY_CAPTURE_OUTPUT=$(CDPATH= cd -- "$outdir" && pwd)/$(basename -- "$output")
 SPILLWAY_CAPTURE_UM="$um"
 export CUDA_INJECTION64_PATH SPILLWAY_CAPTURE_OUTPUT SPILLWAY_CAPTURE_UM
 [ -z "$model" ] || { SPILLWAY_CAPTURE_MODEL="$model"; export SPILLWAY_CAPTURE_MODEL; }
