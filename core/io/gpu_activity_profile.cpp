@@ -427,7 +427,7 @@ Profile buildProfile(const Capture& capture) {
         } else {
             t.kind = block.allocTime ? TensorKind::Activation : TensorKind::Input;
         }
-        if (!used) ++withoutUses;
+        if (!used && !t.persistent) ++withoutUses;  // a weight is live without uses
         t.name = fmt::format("{}@{:#x}#{}", toString(block.kind), block.address, t.id);
         p.tensors.push_back(std::move(t));
     }

@@ -425,8 +425,8 @@ Profile importNsysSqlite(const std::filesystem::path& path) {
     readFaults(ex, capture);
     if (ex.has("NVTX_EVENTS")) readRanges(ex, strings, capture);
     if (ex.has("TARGET_INFO_GPU")) readGpuNames(ex, capture);
-    capture.notes["nsys.schema"] = "read as the Nsight Systems SQLite export schema of the 2024-2025 user guide "
-                                   "(docs/capture.md); enum values from the file's ENUM_* tables";
+    capture.notes["nsys.schema"] = "read as the SQLite schema reference of the Nsight Systems user guide (2025 releases; "
+                                   "docs/capture.md); enum values from the file's ENUM_* tables";
     return buildProfile(capture);
 }
 
