@@ -148,11 +148,10 @@ public:
     }
     // The kernel running at t (start <= t <= end), the latest started when several overlap.
     std::int64_t runningAt(Nanoseconds t) const {
-        for (auto pos = lastStartedBy(t); pos >= 0; --pos) {
+        // Kernels on other streams may overlap: look back a few starts, not over the whole run.
+        const auto latest = lastStartedBy(t);
+        for (auto pos = latest; pos >= 0 && latest - pos <= 64; --pos)
             if (kernels_[static_cast<std::size_t>(pos)].end >= t) return pos;
-            // Kernels on other streams may overlap; look back a little, not over the whole run.
-            if (lastStartedBy(t) - pos > 64) break;
-        }
         return -1;
     }
 
