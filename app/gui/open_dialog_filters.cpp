@@ -20,6 +20,7 @@ const std::map<std::string, QStringList>& usualFileNames() {
         {"g10-graph", {"*.txt"}},
         {"torch-trace", {"*.json", "*.pt.trace.json"}},
         {"torch-snapshot", {"*.pickle", "*.pkl"}},
+        {"nsys-sqlite", {"*.sqlite"}},
     };
     return names;
 }

@@ -3,6 +3,7 @@
 #include "core/io/g10_import.h"
 #include "core/io/import_error.h"
 #include "core/io/native_json.h"
+#include "core/io/nsys_sqlite_import.h"
 #include "core/io/torch_snapshot_import.h"
 #include "core/io/torch_trace_import.h"
 
@@ -61,6 +62,9 @@ bool sniffTorchSnapshot(const fs::path& p, std::string_view head) {
            head[1] >= 2 && head[1] <= 5;
 }
 
+// Any SQLite database but a Spillway workspace: the importer says so when it lacks nsys's tables.
+bool sniffNsysSqlite(const fs::path& p, std::string_view head) { return !isDir(p) && looksLikeForeignSqlite(head); }
+
 Profile loadNative(const fs::path& p, const ImportOptions&) { return readNativeProfile(p); }
 Profile loadG10Workload(const fs::path& p, const ImportOptions&) { return importG10Workload(p); }
 Profile loadG10Configs(const fs::path& p, const ImportOptions&) {
@@ -74,6 +78,7 @@ Profile loadG10Graph(const fs::path& p, const ImportOptions& o) {
 }
 Profile loadTorchTrace(const fs::path& p, const ImportOptions&) { return importTorchTrace(p); }
 Profile loadTorchSnapshot(const fs::path& p, const ImportOptions&) { return importTorchSnapshot(p); }
+Profile loadNsysSqlite(const fs::path& p, const ImportOptions&) { return importNsysSqlite(p); }
 
 std::string readHead(const fs::path& p) {
     if (isDir(p)) return {};
@@ -99,6 +104,8 @@ const std::vector<ProfileFormat>& profileFormats() {
          loadTorchTrace},
         {"torch-snapshot", "PyTorch CUDA memory snapshot pickle (_dump_snapshot)",
          sniffTorchSnapshot, loadTorchSnapshot},
+        {"nsys-sqlite", "Nsight Systems SQLite export (nsys export --type sqlite)", sniffNsysSqlite,
+         loadNsysSqlite},
     };
     return formats;
 }
@@ -126,12 +133,16 @@ std::string detectProfileFormat(const fs::path& path, const ImportOptions& optio
         throw ImportError(path.string(), "file is empty; expected a profile");
     for (const auto& f : profileFormats())
         if (f.sniff(path, head)) return f.id;
+    if (!isDir(path) && looksLikeWorkspace(head))
+        throw ImportError(path.string(), "a Spillway workspace, not a profile: open it with File ▸ Open Workspace… "
+                                         "(the profiles in it are listed in the Workspace dock)");
     throw ImportError({path.string()},
                       isDir(path) ? "folder holds no profile (expected a G10 workload folder with "
                                     "kernels.config and tensors.config)"
                                   : "unrecognised profile format (expected spillway.profile/1 JSON, "
-                                    "a G10 kernels.config or graph, a torch.profiler Chrome trace or "
-                                    "a PyTorch memory snapshot pickle); use --from to force one");
+                                    "a G10 kernels.config or graph, a torch.profiler Chrome trace, "
+                                    "a PyTorch memory snapshot pickle or an Nsight Systems SQLite "
+                                    "export); use --from to force one");
 }
 
 Profile loadProfile(const fs::path& path, const ImportOptions& options) {

@@ -123,6 +123,8 @@ void SqliteStatement::reset() {
 
 std::int64_t SqliteStatement::columnInt(int column) const { return sqlite3_column_int64(stmt_, column); }
 
+int SqliteStatement::columnType(int column) const { return sqlite3_column_type(stmt_, column); }
+
 std::optional<std::int64_t> SqliteStatement::columnOptionalInt(int column) const {
     if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
     return sqlite3_column_int64(stmt_, column);

@@ -67,6 +67,9 @@ public:
 
     std::int64_t columnInt(int column) const;
     std::optional<std::int64_t> columnOptionalInt(int column) const;
+    // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL: for readers of files
+    // Spillway did not write (an nsys export), which check a value's type before using it.
+    int columnType(int column) const;
     std::string columnText(int column) const;
     std::vector<std::uint8_t> columnBlob(int column) const;
 

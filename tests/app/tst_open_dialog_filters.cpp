@@ -21,6 +21,7 @@ private slots:
         }
         QVERIFY(filters.first().contains("*.json"));
         QVERIFY(filters.first().contains("*.pickle"));
+        QVERIFY(filters.first().contains("*.sqlite"));  // Nsight Systems exports
     }
 
     void helpNamesEveryFormat() {

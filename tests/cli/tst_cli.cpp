@@ -156,7 +156,7 @@ private slots:
         QStringList ids;
         for (const auto& v : QJsonDocument::fromJson(r.out).array()) ids << v.toObject()["id"].toString();
         QCOMPARE(ids, (QStringList{"spillway", "g10-workload", "g10-configs", "g10-graph",
-                                   "torch-trace", "torch-snapshot"}));
+                                   "torch-trace", "torch-snapshot", "nsys-sqlite"}));
     }
 };
 

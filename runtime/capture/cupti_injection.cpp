@@ -1,0 +1,166 @@
+// libspillway_capture.so: loaded into any CUDA process by the driver through
+// CUDA_INJECTION64_PATH, it enables CUPTI's activity records (kernels, MEMORY2 allocations and
+// frees, memcpy, memset, unified-memory counters), hands every completed buffer to the record
+// parser (core/io/cupti_records.h), and at exit writes the profile to $SPILLWAY_CAPTURE_OUTPUT.
+// The environment it reads: docs/capture.md. This is the only file that calls CUPTI.
+#include "core/io/import_error.h"
+#include "core/io/native_json.h"
+#include "runtime/capture/cupti_record_copy.h"
+
+#include <cupti.h>
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <string>
+
+namespace {
+
+using spillway::cupti::RecordParser;
+
+// Everything the callbacks share. Intentionally leaked: CUPTI may call back from its worker
+// thread while static destructors run.
+struct CaptureState {
+    std::mutex mutex;
+    RecordParser parser;
+    std::size_t bufferBytes = 8u << 20;
+    std::uint64_t buffersLost = 0;
+    bool unifiedMemory = false;
+    std::string unifiedMemoryNote;
+};
+
+CaptureState& state() {
+    static auto* s = new CaptureState;
+    return *s;
+}
+
+std::string env(const char* name, const std::string& fallback = {}) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+void warn(const std::string& message) { fmt::print(stderr, "spillway-capture: {}\n", message); }
+
+bool ok(CUptiResult rc, const char* what) {
+    if (rc == CUPTI_SUCCESS) return true;
+    const char* text = nullptr;
+    cuptiGetResultString(rc, &text);
+    warn(fmt::format("{} failed: {}", what, text ? text : "unknown CUPTI error"));
+    return false;
+}
+
+void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
+    auto& s = state();
+    // CUPTI wants 8-byte aligned buffers.
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, s.bufferBytes));
+    *size = *buffer ? s.bufferBytes : 0;
+    *maxNumRecords = 0;  // as many as fit
+}
+
+void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize) {
+    auto& s = state();
+    {
+        std::lock_guard lock(s.mutex);
+        CUpti_Activity* record = nullptr;
+        while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS)
+            spillway::capture::addRecord(s.parser, record);
+        size_t dropped = 0;
+        if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS && dropped)
+            s.parser.addDropped(dropped);
+    }
+    std::free(buffer);
+}
+
+// Page faults and migrations by cause, for every device of the process.
+void enableUnifiedMemoryCounters(CaptureState& s) {
+    const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING,
+    };
+    CUpti_ActivityUnifiedMemoryCounterConfig config[std::size(kinds)] = {};
+    for (std::size_t i = 0; i < std::size(kinds); ++i) {
+        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES;
+        config[i].kind = kinds[i];
+        config[i].deviceId = 0;
+        config[i].enable = 1;
+    }
+    const CUptiResult rc = cuptiActivityConfigureUnifiedMemoryCounter(config, std::size(kinds));
+    if (rc != CUPTI_SUCCESS) {
+        // Not supported on this device, OS or virtualisation (vGPU, WSL, MPS): capture the rest.
+        const char* text = nullptr;
+        cuptiGetResultString(rc, &text);
+        s.unifiedMemoryNote = fmt::format("unified-memory counters unavailable: {}", text ? text : "unknown error");
+        warn(s.unifiedMemoryNote);
+        return;
+    }
+    s.unifiedMemory = ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), "enabling UM counters");
+}
+
+// The output path; when another process of the same run (a child also loads this library)
+// already wrote it, this process's profile goes beside it with its pid, never over it.
+std::filesystem::path outputPath() {
+    std::filesystem::path out = env("SPILLWAY_CAPTURE_OUTPUT", fmt::format("spillway-capture.{}.profile.json", getpid()));
+    std::error_code ec;
+    if (std::filesystem::exists(out, ec)) {
+        auto name = out.filename().string();
+        const auto dot = name.find('.');
+        name = dot == std::string::npos ? fmt::format("{}.{}", name, getpid())
+                                        : fmt::format("{}.{}{}", name.substr(0, dot), getpid(), name.substr(dot));
+        out.replace_filename(name);
+    }
+    return out;
+}
+
+void writeProfileAtExit() {
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    auto& s = state();
+    std::lock_guard lock(s.mutex);
+    if (s.parser.kernelCount() == 0) {
+        warn(fmt::format("process {} ran no CUDA kernels: no profile written", getpid()));
+        return;
+    }
+    const auto out = outputPath();
+    try {
+        auto profile = s.parser.finish(out.string(), env("SPILLWAY_CAPTURE_MODEL"));
+        if (!s.unifiedMemoryNote.empty()) profile.metadata.notes["cupti_unified_memory"] = s.unifiedMemoryNote;
+        else if (!s.unifiedMemory) profile.metadata.notes["cupti_unified_memory"] = "disabled (SPILLWAY_CAPTURE_UM=0)";
+        profile.metadata.notes["capture.pid"] = std::to_string(getpid());
+        spillway::saveNativeProfile(profile, out);
+        warn(fmt::format("wrote {} ({} kernels, {} tensors)", out.string(), profile.kernels.size(),
+                         profile.tensors.size()));
+    } catch (const std::exception& e) {
+        warn(fmt::format("could not write the profile: {}", e.what()));
+    }
+}
+
+}  // namespace
+
+// Called once by the CUDA driver when it loads this library (CUDA_INJECTION64_PATH).
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+    static std::atomic<bool> done{false};
+    if (done.exchange(true)) return 1;
+    auto& s = state();
+    if (const auto mb = std::atoi(env("SPILLWAY_CAPTURE_BUFFER_MB", "8").c_str()); mb > 0)
+        s.bufferBytes = static_cast<std::size_t>(mb) << 20;
+    if (!ok(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted), "registering the buffer callbacks"))
+        return 0;
+    // Unified-memory counters are configured before any other kind is enabled.
+    if (env("SPILLWAY_CAPTURE_UM", "1") != "0") enableUnifiedMemoryCounters(s);
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE), "enabling device records");
+    // CONCURRENT_KERNEL, not KERNEL: the latter serialises every kernel launch.
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "enabling kernel records");
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2), "enabling memory records");
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "enabling memcpy records");
+    ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "enabling memset records");
+    std::atexit(writeProfileAtExit);
+    return 1;
+}
