@@ -23,6 +23,7 @@ const std::vector<MultiJobPlannerInfo>& multiJobPlanners() {
         {"tensile", "TENSILE: swap and recompute tasks that minimise the peak of all jobs together", &planTensile},
         {"vdnn", "vDNN: offload forward feature maps, prefetch one layer ahead in backward", &planVdnn},
         {"capuchin", "Capuchin: observe one iteration, then swap or recompute by free time and MSPS to just fit", &planCapuchin},
+        {"capuchin-matched", "Capuchin asked to save TENSILE's predicted saving (as TENSILE's experiment compared them)", &planCapuchinMatched},
     };
     return list;
 }

@@ -63,6 +63,10 @@ struct JobRun {
     std::vector<Nanoseconds> planEstimates;  // the estimates the current plan was made with
     std::vector<Nanoseconds> measured;       // this iteration's compute wall time per position
     bool planned = false;
+    // Its plan (note "replan_after_iteration") asks for a new one once the iteration it was made
+    // before has run: Capuchin plans only after observing one passive iteration.
+    bool replanAfterIteration = false;
+    int plannedAtIteration = 0;
 
     Phase phase = Phase::NotArrived;
     Nanoseconds phaseSince = 0;

@@ -268,10 +268,10 @@ void Engine::issueDirective(JobRun& job, const Directive& d) {
         case DirectiveKind::Free:
         case DirectiveKind::Discard:
         case DirectiveKind::DiscardLazy:
-            if (t.where == Where::Absent && !t.hostValid) {
-                ++job.result.droppedDirectives;
-                return;
-            }
+            // Already gone with no host copy: the engine released it after its last use (the
+            // framework's reference counting, modelled for every policy), which is what the
+            // planner's free after that use asks for. Done, not refused: not counted as dropped.
+            if (t.where == Where::Absent && !t.hostValid) return;
             releaseOrDefer(job, ti, ReleaseMode::Dead);
             return;
         case DirectiveKind::Advise:  // a hint to the UVM driver: nothing moves at tensor granularity

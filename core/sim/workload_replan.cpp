@@ -31,7 +31,12 @@ std::int64_t estimateDriftPpm(const std::vector<Nanoseconds>& estimates, const s
 }
 
 std::string_view toString(ReplanReason reason) {
-    return reason == ReplanReason::JobsChanged ? "jobs-changed" : "drift";
+    switch (reason) {
+        case ReplanReason::JobsChanged: return "jobs-changed";
+        case ReplanReason::Drift: return "drift";
+        case ReplanReason::Observed: return "observed";
+    }
+    return "?";
 }
 std::string_view toString(SwapDirection direction) { return direction == SwapDirection::Out ? "out" : "in"; }
 std::string_view toString(SwapCause cause) {
@@ -138,15 +143,18 @@ void Engine::maybeReplan(JobRun& trigger) {
         if (!std::binary_search(lastPlanned_.begin(), lastPlanned_.end(), j)) event.started.push_back(j);
     for (int j : lastPlanned_)
         if (!std::binary_search(active.begin(), active.end(), j)) event.ended.push_back(j);
-    bool drifted = false;
+    bool drifted = false, observed = false;
     for (int j : active) {
         const JobRun& job = jobs_[j];
+        observed = observed || (job.planned && job.replanAfterIteration && job.iteration > job.plannedAtIteration);
         const auto drift = job.planned ? estimateDriftPpm(job.estimates, job.planEstimates) : 0;
         event.driftPpm.push_back(drift);
         drifted = drifted || drift > workload_.replanDriftPpm;
     }
-    if (event.started.empty() && event.ended.empty() && !drifted) return;
-    event.reason = event.started.empty() && event.ended.empty() ? ReplanReason::Drift : ReplanReason::JobsChanged;
+    if (event.started.empty() && event.ended.empty() && !drifted && !observed) return;
+    event.reason = !event.started.empty() || !event.ended.empty() ? ReplanReason::JobsChanged
+                   : drifted                                        ? ReplanReason::Drift
+                                                                    : ReplanReason::Observed;
     event.jobs = active;
 
     auto plans = planner_.plan(planInput(active, trigger.index));
@@ -155,6 +163,8 @@ void Engine::maybeReplan(JobRun& trigger) {
                                     " plans for " + std::to_string(active.size()) + " jobs");
     for (std::size_t i = 0; i < active.size(); ++i) {
         JobRun& job = jobs_[active[i]];
+        job.replanAfterIteration = plans[i].notes.count("replan_after_iteration") > 0;
+        job.plannedAtIteration = job.iteration;
         job.pendingPlan = std::move(plans[i]);
         job.hasPendingPlan = true;
         job.planEstimates = job.estimates;

@@ -80,7 +80,9 @@ struct WorkloadJobResult {
 };
 
 // Why the planner was asked again.
-enum class ReplanReason { JobsChanged, Drift };
+// Observed: a job whose plan asked to be re-planned once its iteration had been observed (plan
+// note "replan_after_iteration", Capuchin's passive first iteration) completed that iteration.
+enum class ReplanReason { JobsChanged, Drift, Observed };
 std::string_view toString(ReplanReason reason);
 
 struct ReplanEvent {

@@ -107,6 +107,8 @@ std::vector<Plan> planCapuchin(const MultiJobPlanInput& input, const CapuchinOpt
             // The passive iteration: nothing planned, the run is observed.
             plans[j].directives.clear();
             plans[j].notes["mode"] = "passive (first iteration, observed)";
+            // Without it, a job alone whose times never drift would stay passive for ever.
+            plans[j].notes["replan_after_iteration"] = "yes";
         } else {
             plans[j].notes["mode"] = options.targetSavingRatio > 0 ? "target saving " + std::to_string(options.targetSavingRatio)
                                                                    : "just fit";

@@ -30,4 +30,11 @@ struct CapuchinOptions {
 std::vector<Plan> planCapuchin(const MultiJobPlanInput& input, const CapuchinOptions& options);
 std::vector<Plan> planCapuchin(const MultiJobPlanInput& input);
 
+// TENSILE's predicted saving of the system peak on this input, 1 - after / before (its plans'
+// predicted_peak_* notes); 0 when it saves nothing (capuchin_matched_planner.cpp).
+double tensilePredictedSaving(const MultiJobPlanInput& input);
+// Capuchin asked to save TENSILE's predicted saving (targetSavingRatio), as TENSILE's experiment
+// set it to compare the two at equal memory saving. Policy "capuchin-matched".
+std::vector<Plan> planCapuchinMatched(const MultiJobPlanInput& input);
+
 }  // namespace spillway

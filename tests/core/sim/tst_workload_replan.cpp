@@ -112,6 +112,27 @@ private slots:
         QCOMPARE(r.transfers[0].issue, Nanoseconds(4000));
     }
 
+    void aPlanAskingToObserveAnIterationIsReplannedAfterIt() {
+        // A alone, 3 iterations of one 1000 ns kernel: no job change, no drift. Its first plan
+        // (Capuchin's passive one) asks to be re-planned once the iteration has run: one more
+        // call at 1000 that sees 1 completed iteration; the second plan does not ask, so none
+        // at 2000.
+        Workload w = unitWorkload(10'000);
+        addJob(w, "A", oneKernel(1000), 0, 3);
+        const auto r = simulateWorkload(w, recordingPlanner([](std::size_t call, const JobIterationView&, Plan& plan) {
+            if (call == 0) plan.notes["replan_after_iteration"] = "yes";
+        }));
+        QCOMPARE(calls().size(), std::size_t(2));
+        QCOMPARE(r.replans.size(), std::size_t(2));
+        QCOMPARE(r.replans[1].time, Nanoseconds(1000));
+        QVERIFY(r.replans[1].reason == ReplanReason::Observed);
+        QCOMPARE(toString(r.replans[1].reason), std::string_view("observed"));
+        QCOMPARE(calls()[1].completedIterations, std::vector<int>{1});
+        // Without the note: planned once.
+        simulateWorkload(w, recordingPlanner());
+        QCOMPARE(calls().size(), std::size_t(1));
+    }
+
     void driftPastTheThresholdReplansAndBelowDoesNot() {
         // A (3 iterations) and B (2 iterations), one 1000 ns kernel each, both from 0. Shared,
         // each iteration takes 2000: after the first, A's estimate is 0.5 x 1000 + 0.5 x 2000 =

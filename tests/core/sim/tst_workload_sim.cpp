@@ -106,6 +106,21 @@ private slots:
         QVERIFY(!self.system.cbr.has_value());
     }
 
+    void freeAfterTheLastUseIsNotADroppedDirective() {
+        // Every planner frees a tensor after its last access; the engine already released it
+        // there (reference counting, in every run). That free did what it asks: not dropped.
+        // Y's last access is its write by k2, X's its read by k3.
+        Workload w = unitWorkload(10'000);
+        addJob(w, "A", swapProfile(), 0);
+        const auto frees = simulateWorkload(w, fixedPlanner({directive(2, DirectiveKind::Free, 1, true),
+                                                             directive(3, DirectiveKind::Free, 0, true)}));
+        QCOMPARE(frees.jobs[0].droppedDirectives, std::int64_t(0));
+        QCOMPARE(frees.peakGpuBytes, Bytes(2000));
+        // A prefetch of Y before it was ever written (no host copy) is refused and still counted.
+        const auto refused = simulateWorkload(w, fixedPlanner({directive(0, DirectiveKind::Prefetch, 1)}));
+        QCOMPARE(refused.jobs[0].droppedDirectives, std::int64_t(1));
+    }
+
     void singleLinkNeverOverlapsDuplexDoes() {
         // P: k0 writes X (100 ns), k1 computes 5000 ns, k2 reads X. Plan: X out after k0, in
         // 3000 after k1 starts. Job 0 from 0: out 100-1100, in 3100-4100. Job 1 from 3000: its
