@@ -121,7 +121,7 @@ CommandAction addPlanCommand(CLI::App& app) {
         ProfileArgs args;
         std::string order = "roam";
         std::string placement = "best";
-        double timeLimit = 10.0;
+        double timeLimit = kDeployablePlanTimeLimitSeconds;  // the app plans with it too
         std::string json;
         bool compare = false;
         HardwareArgs hardware;

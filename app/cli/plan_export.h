@@ -4,6 +4,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/hardware_args.h"
 
+#include "core/plan/deployable_plan.h"
 #include "core/plan/plan_verifier.h"
 
 #include <string>
@@ -16,7 +17,7 @@ struct PlanExportArgs {
     std::string policy = "uvm";
     std::string order = "roam";
     std::string placement = "best";  // or "none": no arena
-    double timeLimit = 10.0;
+    double timeLimit = kDeployablePlanTimeLimitSeconds;
     std::string path;
     bool force = false;
     bool allowFaults = true;

@@ -2,17 +2,24 @@
 
 #include "app/gui/export_plan.h"
 
+#include <algorithm>
+
 #include "app/gui/export_run_csv.h"
 #include "app/gui/export_view.h"
 #include "core/sim/chrome_trace.h"
 
 #include <QAction>
+#include <QSignalBlocker>
 #include <QApplication>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMenu>
 #include <QMessageBox>
+#include <QProgressDialog>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QSettings>
 #include <QStatusBar>
 #include <QMainWindow>
@@ -43,7 +50,8 @@ ExportActions::ExportActions(QWidget* window, QMenu* fileMenu, ViewSource curren
     trace_ = menu_->addAction(tr("Run as Chrome &Trace…"), this, [this] { exportTrace(); });
     trace_->setStatusTip(tr("The simulated timeline as a Trace Event JSON for Perfetto or chrome://tracing"));
     plan_ = menu_->addAction(tr("Run as &Plan…"), this, [this] { exportPlan(); });
-    plan_->setStatusTip(tr("The run's plan as spillway.plan/1 for the replay runtime, after the verifier passes it"));
+    plan_->setStatusTip(tr("The What-if dock's policy, order and placement as one spillway.plan/1 for the replay "
+                           "runtime (directives and arena offsets), after the verifier passes it"));
     connect(menu_, &QMenu::aboutToShow, this, &ExportActions::updateEnabled);
     updateEnabled();
 }
@@ -52,7 +60,7 @@ void ExportActions::updateEnabled() {
     const bool run = currentRun_() != nullptr;
     csv_->setEnabled(run);
     trace_->setEnabled(run);
-    plan_->setEnabled(run);
+    plan_->setEnabled(run && !planControl_);
 }
 
 QString ExportActions::askPath(const QString& title, const QString& suggested, const QString& filter) {
@@ -108,25 +116,103 @@ void ExportActions::exportTrace() {
 namespace spillway::app {
 
 void ExportActions::exportPlan() {
-    const auto run = currentRun_();
-    if (!run) return;
+    if (!currentRun_() || planControl_) return;
     const QString path = askPath(tr("Export Run as Plan"), "spillway-run.plan.json", tr("Plan JSON (*.json)"));
     if (path.isEmpty()) return;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const PlanExportOutcome outcome = exportRunPlan(*run, path);
-    QApplication::restoreOverrideCursor();
-    if (outcome.problems.isEmpty()) {
-        report(outcome.error, path);
+    exportPlanTo(path);
+}
+
+bool ExportActions::exportPlanTo(const QString& path) {
+    if (planControl_) return false;
+    PlanSettings source;
+    if (planSource_) source = planSource_();
+    else if (const auto run = currentRun_(); run && run->profile) source.profile = run->profile->profile;
+    auto control = std::make_shared<DeployablePlanControl>();
+    planControl_ = control;
+    updateEnabled();
+
+    // Planning a GPT-2-sized layout runs its searches to their time limits: a worker does it, a
+    // dialog shows the step (polled: the worker only writes atomics) and offers Cancel.
+    const QStringList steps{tr("Ordering the kernels (%1)…").arg(source.settings.order),
+                            tr("Planning the directives (%1)…").arg(source.settings.policy),
+                            tr("Placing the arena (%1)…").arg(source.settings.placement), tr("Verifying the plan…"),
+                            tr("Writing %1…").arg(QFileInfo(path).fileName())};
+    planProgress_ = new QProgressDialog(steps.front(), tr("Cancel"), 0, kPlanExportSteps, window_);
+    planProgress_->setObjectName("planExportProgress");
+    planProgress_->setWindowTitle(tr("Export Run as Plan"));
+    planProgress_->setWindowModality(Qt::WindowModal);
+    planProgress_->setMinimumDuration(300);  // a small plan is done before the dialog would show
+    planProgress_->setAutoClose(false);
+    planProgress_->setAutoReset(false);
+    planProgress_->setValue(0);
+    connect(planProgress_, &QProgressDialog::canceled, this, &ExportActions::cancelPlanExport);
+    planPoll_ = new QTimer(this);
+    connect(planPoll_, &QTimer::timeout, this, [this, control, steps] {
+        if (!planProgress_ || control != planControl_) return;
+        const int step = std::clamp(control->step.load(), 0, int(steps.size()) - 1);
+        planProgress_->setValue(step);
+        planProgress_->setLabelText(steps.at(step));
+    });
+    planPoll_->start(100);
+
+    auto* watcher = new QFutureWatcher<PlanExportOutcome>(this);
+    connect(watcher, &QFutureWatcher<PlanExportOutcome>::finished, this, [this, watcher, control, path] {
+        watcher->deleteLater();
+        if (control != planControl_) return;  // cancelled: already reported
+        finishPlanExport(path, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([profile = source.profile, settings = source.settings, path, control] {
+        return exportWhatIfPlan(profile, settings, path, control.get());
+    }));
+    return true;
+}
+
+void ExportActions::cancelPlanExport() {
+    if (!planControl_) return;
+    // The worker stops at its next step and writes nothing (the file is written last, after
+    // the flag's final check); its result is dropped whenever it arrives.
+    planControl_->cancel.store(true);
+    PlanExportOutcome outcome;
+    outcome.cancelled = true;
+    finishPlanExport({}, outcome);
+}
+
+void ExportActions::finishPlanExport(const QString& path, const PlanExportOutcome& outcome) {
+    planControl_.reset();
+    if (planPoll_) planPoll_->deleteLater();
+    planPoll_ = nullptr;
+    if (planProgress_) {
+        const QSignalBlocker quiet(planProgress_);  // closing must not read as Cancel
+        planProgress_->close();
+        planProgress_->deleteLater();
+    }
+    planProgress_ = nullptr;
+    updateEnabled();
+    emit planExportFinished(path, outcome);
+
+    auto* main = qobject_cast<QMainWindow*>(window_);
+    if (outcome.cancelled) {
+        if (main) main->statusBar()->showMessage(tr("Plan export cancelled: nothing was written"), 8000);
         return;
     }
-    QMessageBox box(QMessageBox::Warning, tr("Plan not exported"),
-                    tr("The plan of \"%1\" fails verification (%n problem(s)), so %2 was not written.", nullptr,
-                       int(outcome.problems.size()))
-                        .arg(run->name, path),
-                    QMessageBox::Ok, window_);
-    box.setInformativeText(outcome.problems.mid(0, 8).join("\n") + (outcome.problems.size() > 8 ? "\n…" : ""));
-    box.setDetailedText(outcome.problems.join("\n"));
-    box.exec();
+    if (outcome.problems.isEmpty()) {
+        if (!outcome.error.isEmpty()) {
+            if (dialogs_) report(outcome.error, path);
+        } else if (main) {
+            main->statusBar()->showMessage(tr("Exported %1: %2").arg(path, outcome.summary), 8000);
+        }
+        return;
+    }
+    if (!dialogs_) return;
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Plan not exported"),
+                                tr("The plan fails verification (%n problem(s)), so %1 was not written.", nullptr,
+                                   int(outcome.problems.size()))
+                                    .arg(path),
+                                QMessageBox::Ok, window_);
+    box->setInformativeText(outcome.problems.mid(0, 8).join("\n") + (outcome.problems.size() > 8 ? "\n…" : ""));
+    box->setDetailedText(outcome.problems.join("\n"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 }  // namespace spillway::app

@@ -1,10 +1,14 @@
 #pragma once
 // The File > Export submenu: the current view as PNG / SVG / PDF, the run's numbers as CSV, the
-// simulated timeline as a Chrome trace (Perfetto), the run's plan as spillway.plan/1 (verified
-// first: a refused plan is listed in a message box, not written). The actions ask for a file name and call
+// simulated timeline as a Chrome trace (Perfetto), the plan of the What-if dock's settings (its
+// policy, order and placement: export_plan.h) as spillway.plan/1, planned and verified on a
+// worker thread with a progress dialog and Cancel (a refused plan is listed in a message box,
+// not written). The actions ask for a file name and call
 // export_view / export_run_csv / core's writeChromeTrace; failures show a message naming the
 // file. The run actions are enabled only while there is a run to export.
+#include "app/gui/export_plan.h"
 #include "views/run_view_data.h"
+#include "views/what_if_settings.h"
 
 #include <QObject>
 
@@ -13,6 +17,8 @@
 
 class QAction;
 class QMenu;
+class QProgressDialog;
+class QTimer;
 class QWidget;
 
 namespace spillway::app {
@@ -29,8 +35,26 @@ public:
     // Adds the Export submenu to `fileMenu`; `window` parents the dialogs.
     ExportActions(QWidget* window, QMenu* fileMenu, ViewSource currentView, RunSource currentRun);
 
+    // What Run as Plan exports: the open profile and the What-if dock's settings.
+    struct PlanSettings {
+        std::shared_ptr<const Profile> profile;
+        views::WhatIfSettings settings;
+    };
+    using PlanSource = std::function<PlanSettings()>;
+    void setPlanSource(PlanSource source) { planSource_ = std::move(source); }
+
     // Call when the run or the open profile changes.
     void updateEnabled();
+
+    // Run as Plan without the file dialog: plans, verifies and writes `path` on a worker thread
+    // (the progress dialog shows while it runs); planExportFinished tells how it ended. Returns
+    // false (and does nothing) while another plan export runs.
+    bool exportPlanTo(const QString& path);
+    bool isExportingPlan() const { return planControl_ != nullptr; }
+    // The progress dialog's Cancel: nothing is written, even if the worker finishes later.
+    void cancelPlanExport();
+    // Message boxes on (default); tests turn them off and watch planExportFinished.
+    void setDialogsEnabled(bool enabled) { dialogs_ = enabled; }
 
     QMenu* menu() const { return menu_; }
     QAction* imageAction() const { return image_; }
@@ -38,11 +62,15 @@ public:
     QAction* chromeTraceAction() const { return trace_; }
     QAction* planAction() const { return plan_; }
 
+signals:
+    void planExportFinished(const QString& path, const spillway::app::PlanExportOutcome& outcome);
+
 private:
     void exportImage(const QString& suffix);
     void exportCsv();
     void exportTrace();
     void exportPlan();
+    void finishPlanExport(const QString& path, const PlanExportOutcome& outcome);
     QString askPath(const QString& title, const QString& suggested, const QString& filter);
     void report(const QString& error, const QString& path);
 
@@ -56,6 +84,11 @@ private:
     QAction* csv_;
     QAction* trace_;
     QAction* plan_;
+    PlanSource planSource_;
+    std::shared_ptr<DeployablePlanControl> planControl_;  // the export in flight, null when none
+    QProgressDialog* planProgress_ = nullptr;
+    QTimer* planPoll_ = nullptr;
+    bool dialogs_ = true;
 };
 
 }  // namespace spillway::app

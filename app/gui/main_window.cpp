@@ -137,6 +137,11 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(saveAsAction_);
     exportActions_ = new ExportActions(this, file, [this] { return tabs_->currentWidget(); }, [this] { return run_; });
+    // Run as Plan exports the What-if dock's settings (policy, machine, order, placement) for
+    // the open profile: the run on screen, with the layout the Offsets tab shows.
+    exportActions_->setPlanSource([this] {
+        return ExportActions::PlanSettings{data_ ? data_->profile : nullptr, whatIf_->settings()};
+    });
     file->addAction(reloadAction_);
     file->addAction(closeAction_);
     file->addSeparator();

@@ -21,6 +21,30 @@ namespace {
 
 QString signedDuration(Nanoseconds ns) { return (ns > 0 ? QStringLiteral("+") : QString()) + views::formatDuration(ns); }
 
+// The comparison pairs kernels by run index; a plan replayed in another order than the run
+// simulates (the What-if run replays program order) would pair different kernels without a word.
+QString runOrderDifference(const MeasuredTimeline& m, const views::RunViewData& run) {
+    if (m.iterations.empty()) return {};
+    const auto& kernels = m.iterations.back().kernels;
+    const auto& order = run.plan.order;
+    const Profile& profile = *run.profile->profile;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const std::int64_t simulated = i < order.size() ? order[i] : static_cast<std::int64_t>(i);
+        if (kernels[i].position == simulated) continue;
+        const std::string simulatedName = simulated >= 0 && simulated < std::int64_t(profile.kernels.size())
+                                              ? profile.kernels[static_cast<std::size_t>(simulated)].name
+                                              : std::string("?");
+        return QObject::tr("The plan ran the kernels in another order than %1 (run step %2: '%3' measured, '%4' "
+                           "simulated): the comparison would pair different kernels. The What-if run replays "
+                           "the profile's order; replay a plan exported with --order program to compare.")
+            .arg(run.name.toHtmlEscaped())
+            .arg(i)
+            .arg(QString::fromStdString(kernels[i].name).toHtmlEscaped(),
+                 QString::fromStdString(simulatedName).toHtmlEscaped());
+    }
+    return {};
+}
+
 }  // namespace
 
 MeasuredPage::MeasuredPage(RunSource currentRun, QWidget* parent)
@@ -99,6 +123,8 @@ void MeasuredPage::refresh() {
                           .arg(QString::fromStdString(m.profileName).toHtmlEscaped(), QString::fromStdString(m.profileHash),
                                QString::fromStdString(hashedProfile_->metadata.model).toHtmlEscaped(),
                                QString::fromStdString(hash_));
+        } else if (const QString differs = runOrderDifference(m, *run); !differs.isEmpty()) {
+            problem = differs;
         } else {
             try {
                 MeasuredComparison c = compareMeasured(m, run->result, -1, 5);

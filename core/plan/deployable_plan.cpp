@@ -20,18 +20,25 @@ Profile profileInOrder(const Profile& profile, const std::vector<std::int64_t>& 
 }
 
 DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& hardware,
-                                  const DeployablePlanRequest& request) {
+                                  const DeployablePlanRequest& request, DeployablePlanControl* control) {
+    auto reach = [control](int step) {
+        if (!control) return;
+        if (control->cancel.load()) throw DeployablePlanCancelled();
+        control->step.store(step);
+    };
     if (request.placement != "none") {
         const auto& names = placementMethodNames();
         if (std::find(names.begin(), names.end(), request.placement) == names.end())
             place(request.placement, AllocationProblem{}, request.placementOptions);  // throws, listing the names
     }
     DeployablePlan out;
+    reach(0);
     out.order = orderOperators(request.order, profile, request.orderOptions);
     const std::vector<std::int64_t>& order = out.order.order;
     bool identity = true;
     for (std::size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == static_cast<std::int64_t>(i);
 
+    reach(1);
     // The migration planners know only program order: they plan the profile with its kernels
     // in the chosen order, and their run steps are mapped back to kernel positions.
     if (identity) {
@@ -54,6 +61,7 @@ DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& 
     out.plan.notes["order"] = out.order.method;
 
     if (request.placement != "none") {
+        reach(2);
         const AllocationProblem problem = allocationProblemFromProfile(profile, order);
         PlacementOptions options = request.placementOptions;
         if (request.placement == "roam" && options.roamSpans.empty())  // ROAM's subgraph tree of this order
@@ -63,6 +71,7 @@ DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& 
             throw std::invalid_argument("the " + request.placement + " placement found no layout: " + out.placement.note);
         attachLayout(out.plan, problem, out.placement.layout, request.placement);  // verifies it
     }
+    if (control && control->cancel.load()) throw DeployablePlanCancelled();
     return out;
 }
 

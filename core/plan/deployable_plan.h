@@ -9,9 +9,15 @@
 #include "core/sim/hardware.h"
 #include "core/trace/profile.h"
 
+#include <atomic>
+#include <stdexcept>
 #include <string>
 
 namespace spillway {
+
+// The search time limits the CLI and the app both plan with (seconds per ROAM segment, per
+// exact or best layout), so the same settings give the same plan in either.
+inline constexpr double kDeployablePlanTimeLimitSeconds = 10.0;
 
 struct DeployablePlanRequest {
     std::string policy = "uvm";       // as makePlan takes it: "g10", "most+discard"
@@ -28,9 +34,24 @@ struct DeployablePlan {
     PlacementResult placement;  // method empty when placement is "none"
 };
 
+// For a front end planning on a worker thread: the step being worked on (0 order,
+// 1 directives, 2 arena) and a flag checked between steps (a step itself is bounded by the time
+// limits). Atomics only, shared with the GUI thread.
+struct DeployablePlanControl {
+    std::atomic<int> step{0};
+    std::atomic<bool> cancel{false};
+};
+inline constexpr int kDeployablePlanSteps = 3;
+
+// Thrown by makeDeployablePlan when DeployablePlanControl::cancel was set.
+struct DeployablePlanCancelled : std::runtime_error {
+    DeployablePlanCancelled() : std::runtime_error("planning cancelled") {}
+};
+
 // Throws std::invalid_argument for unknown names, and when the placement finds no valid layout.
+// `control` may be null.
 DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& hardware,
-                                  const DeployablePlanRequest& request);
+                                  const DeployablePlanRequest& request, DeployablePlanControl* control = nullptr);
 
 // The profile with its kernels in `order` (kernel positions); everything else as it was.
 // Planners that only know program order plan a reordered run on it.

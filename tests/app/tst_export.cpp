@@ -2,8 +2,9 @@
 // (loads, the view's size, not blank), SVG (well-formed XML with drawing elements and the chart's
 // text as text, i.e. vectors) and PDF (%PDF, one page); the run as CSV (one row per kernel, the
 // columns sum to the run's totals, names with commas and quotes survive); the Chrome trace (one
-// slice per kernel); the run's plan (spillway.plan/1 that reads back equal, or refused with the
-// verifier's problems and nothing written). Errors name the file.
+// slice per kernel); a run's plan through writeVerifiedPlan (spillway.plan/1 that reads back
+// equal, or refused with the verifier's problems and nothing written). Errors name the file.
+// (Run as Plan's planning of the What-if settings, against the CLI: tst_plan_round_trip.)
 #include "app/gui/export_actions.h"
 #include "app/gui/export_plan.h"
 #include "core/io/profile_hash.h"
@@ -50,6 +51,12 @@ std::shared_ptr<const views::RunViewData> quotedNameRun() {
     Plan plan = makePlan("uvm", *shared, hw);
     SimulationResult result = simulate(*shared, plan, hw);
     return views::makeRunViewData("uvm", views::makeProfileViewData(shared), std::move(plan), hw, std::move(result));
+}
+
+// What export_plan does after planning: verify, then write.
+app::PlanExportOutcome writeRunPlan(const views::RunViewData& run, const QString& path) {
+    const Profile& profile = *run.profile->profile;
+    return app::writeVerifiedPlan(profile, makeExportedPlan(profile, run.hardware, run.plan), path);
 }
 
 // RFC 4180 rows: quoted fields may hold commas and doubled quotes.
@@ -252,7 +259,7 @@ private slots:
         const auto run = quotedNameRun();
         QTemporaryDir dir;
         const QString path = dir.filePath("run.plan.json");
-        const app::PlanExportOutcome outcome = app::exportRunPlan(*run, path);
+        const app::PlanExportOutcome outcome = writeRunPlan(*run, path);
         QVERIFY2(outcome.written(), qPrintable(outcome.error + outcome.problems.join("\n")));
         const ExportedPlan back = readExportedPlan(path.toStdString());
         const Profile& profile = *run->profile->profile;
@@ -271,14 +278,14 @@ private slots:
         strict.plan.allowFaults = false;
         QTemporaryDir dir;
         const QString path = dir.filePath("strict.plan.json");
-        const app::PlanExportOutcome outcome = app::exportRunPlan(strict, path);
+        const app::PlanExportOutcome outcome = writeRunPlan(strict, path);
         QVERIFY(!outcome.written());
         QVERIFY(!outcome.problems.isEmpty());
         QVERIFY2(outcome.problems.front().startsWith("[used-while-absent] kernel "), qPrintable(outcome.problems.front()));
         QVERIFY(outcome.problems.front().contains("tensor "));
         QVERIFY(!QFile::exists(path));
         const QString bad = "/nonexistent-folder/run.plan.json";
-        QVERIFY(app::exportRunPlan(*run, bad).error.contains(bad));
+        QVERIFY(writeRunPlan(*run, bad).error.contains(bad));
     }
 };
 
