@@ -318,6 +318,34 @@ private slots:
         }
     }
 
+    void aRefusedExportListsTheProblemsAndWritesNothing() {
+        // 0.01 GiB (the dock's smallest step): less than one attention kernel needs at once, so
+        // the verifier's replay cannot complete, as for the CLI.
+        views::WhatIfSettings w = settings_;
+        w.gpuBytes = 10737418;
+        w.order = "program";
+        window_->whatIfPanel()->setSettings(w);  // quiet: the export reads the dock, no run needed
+        const views::WhatIfSettings tiny = window_->whatIfPanel()->settings();
+        QCOMPARE(tiny.gpuBytes, qint64(10737418));
+        const QString path = dir_.filePath("refused.plan.json");
+        app::ExportActions* actions = window_->exportActions();
+        QSignalSpy finished(actions, &app::ExportActions::planExportFinished);
+        QVERIFY(actions->exportPlanTo(path));
+        QVERIFY(finished.wait(60000));
+        const auto outcome = finished.at(0).at(1).value<app::PlanExportOutcome>();
+        QVERIFY(!outcome.written());
+        QVERIFY2(!outcome.problems.isEmpty() && outcome.problems.front().startsWith("[does-not-fit]") &&
+                     outcome.problems.front().contains("mb0.h0.attn.c_attn"),
+                 qPrintable(outcome.error + outcome.problems.join("\n")));
+        QVERIFY(!QFile::exists(path));
+        const ToolRun r = cli(QStringList{"plan", kProfile, "--policy", tiny.policy, "--order", "program", "--export",
+                                          dir_.filePath("refused-cli.plan.json")} +
+                              machineArgs(tiny));
+        QCOMPARE(r.code, 1);  // the CLI refuses it too, with the same problem
+        QVERIFY2(r.err.contains(outcome.problems.front().mid(QString("[does-not-fit] ").size()).toUtf8()), r.err.constData());
+        window_->whatIfPanel()->setSettings(settings_);
+    }
+
     void aCancelledExportWritesNothing() {
         const QString path = dir_.filePath("cancelled.plan.json");
         app::ExportActions* actions = window_->exportActions();
