@@ -92,7 +92,11 @@ void Engine::processEvents() {
                 job.phaseSince = now_;
                 break;
             case EventKind::Issue:
-                if (job.phase != Phase::Done) issueDirective(job, e.directive);
+                if (job.phase == Phase::Done) break;
+                if (e.planGeneration == job.planGeneration || staleSwapOutAgrees(job, e.directive))
+                    issueDirective(job, e.directive);
+                else
+                    ++job.result.droppedDirectives;  // its plan was replaced
                 break;
             case EventKind::SwapOutDone: onSwapOutDone(e); break;
             case EventKind::SwapInDone: onSwapInDone(e); break;
@@ -214,6 +218,7 @@ bool Engine::startIteration(JobRun& job) {
     if (job.hasPendingPlan) {
         adoptPlan(job, std::move(job.pendingPlan));
         job.hasPendingPlan = false;
+        restoreAtPlanSwitch(job);
     }
     job.iterationStart = now_;
     job.step = 0;

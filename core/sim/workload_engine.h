@@ -53,6 +53,13 @@ struct JobRun {
     std::vector<KernelTensors> kernelTensors;  // per kernel position
 
     Plan plan;
+    // Bumped at every plan switch. A delayed directive of an older plan that has not fired by then
+    // belongs to an iteration the new plan does not know about: it is dropped, except a swap-out
+    // of a tensor the new plan also expects off the GPU at its start (restoreAtPlanSwitch).
+    std::uint64_t planGeneration = 0;
+    // Per tensor: the plan swaps it in before its first access (it expects it off the GPU at
+    // the iteration start: an updated parameter whose wrap gap it swaps).
+    std::vector<char> absentAtStart;
     Plan pendingPlan;
     bool hasPendingPlan = false;
     std::vector<std::int64_t> runOrder;                 // kernel positions
@@ -99,6 +106,7 @@ struct Event {
     int job = 0;
     std::int64_t tensor = -1;  // index into the job's tensors
     std::uint64_t version = 0;
+    std::uint64_t planGeneration = 0;  // Issue: the plan the directive belongs to
     Directive directive;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
@@ -135,6 +143,8 @@ private:
     void swapOut(JobRun& job, std::int64_t tensor, SwapCause cause);
     void issueDirective(JobRun& job, const Directive& d);
     void issueDirectives(JobRun& job, const std::vector<Directive>& list);
+    void restoreAtPlanSwitch(JobRun& job);
+    bool staleSwapOutAgrees(const JobRun& job, const Directive& d) const;
     void onSwapOutDone(const Event& e);
     void onSwapInDone(const Event& e);
     void setImpossible(const std::string& why);

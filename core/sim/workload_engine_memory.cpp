@@ -207,9 +207,57 @@ void Engine::issueDirectives(JobRun& job, const std::vector<Directive>& list) {
         e.kind = EventKind::Issue;
         e.time = now_ + d.delay;
         e.job = job.index;
+        e.planGeneration = job.planGeneration;
         e.directive = d;
         schedule(e);
     }
+}
+
+// A new plan starts from the state it was made for: every persistent tensor on the GPU at the
+// iteration start, except those it swaps in itself before their first access (an updated
+// parameter whose wrap gap it swaps). The old plan may have left some on the host, or leaving
+// (its swap-out of a wrap gap, whose swap-in was in the old plan's next iteration): those are
+// prefetched now, at the switch, so the first read does not swap them in on demand.
+void Engine::restoreAtPlanSwitch(JobRun& job) {
+    const ProfileIndex& index = *job.profileIndex;
+    // Per tensor: 0 not used, 1 its first access comes first, 2 the plan prefetches it before.
+    std::vector<char> first(job.tensors.size(), 0);
+    const auto mark = [&](const std::vector<Directive>& list) {
+        for (const auto& d : list) {
+            const auto ti = index.tensorPos(d.tensor);
+            if (d.kind == DirectiveKind::Prefetch && ti >= 0 && first[ti] == 0) first[ti] = 2;
+        }
+    };
+    for (auto pos : job.runOrder) {
+        mark(job.before[pos]);
+        const auto& kt = job.kernelTensors[pos];
+        for (const auto* list : {&kt.inputs, &kt.outputsOnly})
+            for (auto ti : *list)
+                if (first[ti] == 0) first[ti] = 1;
+        mark(job.after[pos]);
+    }
+    job.absentAtStart.assign(job.tensors.size(), 0);
+    for (std::size_t t = 0; t < job.tensors.size(); ++t) {
+        const TensorRun& run = job.tensors[t];
+        job.absentAtStart[t] = first[t] == 2;
+        if (!run.persistent || first[t] != 1) continue;
+        const bool onHost = run.where == Where::Absent && run.hostValid;
+        const bool leaving = run.where == Where::Gpu && (run.outTask != 0 || run.releaseAfterUse);
+        if (!onHost && !leaving) continue;
+        Directive d;
+        d.kind = DirectiveKind::Prefetch;
+        d.tensor = job.spec->profile.tensors[t].id;
+        d.target = Tier::Gpu;
+        issueDirective(job, d);
+    }
+}
+
+// An old plan's swap-out still pending at the switch (its wrap-gap swap-out, issued as the
+// iteration ends) goes ahead when the new plan also swaps the tensor in before its first access.
+bool Engine::staleSwapOutAgrees(const JobRun& job, const Directive& d) const {
+    if (d.kind != DirectiveKind::PreEvict) return false;
+    const auto ti = job.profileIndex->tensorPos(d.tensor);
+    return ti >= 0 && static_cast<std::size_t>(ti) < job.absentAtStart.size() && job.absentAtStart[ti] != 0;
 }
 
 void Engine::issueDirective(JobRun& job, const Directive& d) {

@@ -98,6 +98,7 @@ void Engine::adoptPlan(JobRun& job, Plan plan) {
         if (!job.tensors[t].persistent && lastStep[t] >= 0) job.freeAfterStep[lastStep[t]].push_back(static_cast<std::int64_t>(t));
     job.runOrder = std::move(order);
     job.plan = std::move(plan);
+    ++job.planGeneration;
 }
 
 // What the planner sees: each running job's next iteration on the shared clock. The job about

@@ -112,6 +112,59 @@ private slots:
         QCOMPARE(r.transfers[0].issue, Nanoseconds(4000));
     }
 
+    void aPlanSwitchBringsBackWhatTheOldPlanLeftOnTheHost() {
+        // A: k0 (1000 ns, no tensors), then k1 reading and updating its weight W (100 B: 100 ns
+        // on the unit link), 3 iterations from 0. B: one kernel of 1000 ns, arrives at 1500.
+        // A's first plan swaps W out after k1 (an updated parameter's wrap gap) and back before
+        // k0. B's arrival re-plans (A's new plan, empty, applies from A's iteration 1).
+        // A's k1: 500 done alone by 1500, 500 more shared -> 2500; its swap-out then runs
+        // 2500-2600 under the first plan. B: 500 done by 2500, shares A's k0 until 3500, so A's
+        // k0 ends at 4000 (500 shared + 500 alone).
+        Workload w = unitWorkload(10'000);
+        w.replanDriftPpm = 1'000'000;  // no drift re-plans
+        TinyProfile a;
+        const auto weight = a.tensor("W", 100, true);
+        a.kernel("k0", 1000, {}, {});
+        a.kernel("k1", 1000, {weight}, {weight});
+        addJob(w, "A", a.profile, 0, 3);
+        addJob(w, "B", oneKernel(1000), 1500, 1);
+        const auto planner = recordingPlanner([weight](std::size_t call, const JobIterationView& job, Plan& plan) {
+            if (call != 0 || job.name != "A") return;
+            plan.directives.push_back(directive(1, DirectiveKind::PreEvict, weight, true));
+            plan.directives.push_back(directive(0, DirectiveKind::Prefetch, weight));
+        });
+        const auto r = simulateWorkload(w, planner);
+        QVERIFY(r.cannotRun.empty());
+        QCOMPARE(r.replans.size(), std::size_t(3));  // 0, B arrives (1500, A applies it at 2500), B ended (5000)
+        // The new plan expects W on the GPU at its start and does not prefetch it: the switch at
+        // 2500 keeps W (its swap-out still in flight), so k1 at 4000 reads it at once. Before,
+        // W left at 2600 and k1 swapped it in on demand, 4000-4100: 100 ns of swap stall, and
+        // every later iteration 100 ns later.
+        QCOMPARE(r.jobs[0].swapStall, Nanoseconds(0));
+        QCOMPARE(r.jobs[0].swapIns, std::int64_t(0));
+        QCOMPARE(r.jobs[0].iterationTimes, (std::vector<Nanoseconds>{2500, 2500, 2000}));
+        QCOMPARE(r.jobs[0].end, Nanoseconds(7000));
+        QCOMPARE(r.transfers.size(), std::size_t(1));
+        QCOMPARE(r.transfers[0].issue, Nanoseconds(2500));
+        QCOMPARE(r.transfers[0].end, Nanoseconds(2600));
+
+        // The same swap-out issued 50 ns after k1 ends (a delayed task, 2550) belongs to the
+        // first plan, which A no longer runs by then: dropped, W stays. Before, it ran 2550-2650
+        // and k1 again waited 100 ns for W at 4000.
+        const auto delayed = recordingPlanner([weight](std::size_t call, const JobIterationView& job, Plan& plan) {
+            if (call != 0 || job.name != "A") return;
+            plan.directives.push_back(directive(1, DirectiveKind::PreEvict, weight, true, 50));
+            plan.directives.push_back(directive(0, DirectiveKind::Prefetch, weight));
+        });
+        const auto d = simulateWorkload(w, delayed);
+        QVERIFY(d.transfers.empty());
+        QCOMPARE(d.jobs[0].swapStall, Nanoseconds(0));
+        // The prefetch at 0 (W is nowhere yet) in both runs, and here the stale swap-out.
+        QCOMPARE(r.jobs[0].droppedDirectives, std::int64_t(1));
+        QCOMPARE(d.jobs[0].droppedDirectives, std::int64_t(2));
+        QCOMPARE(d.jobs[0].end, Nanoseconds(7000));
+    }
+
     void aPlanAskingToObserveAnIterationIsReplannedAfterIt() {
         // A alone, 3 iterations of one 1000 ns kernel: no job change, no drift. Its first plan
         // (Capuchin's passive one) asks to be re-planned once the iteration has run: one more
