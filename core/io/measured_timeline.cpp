@@ -2,6 +2,7 @@
 
 #include "core/io/file_text.h"
 #include "core/io/import_error.h"
+#include "core/io/json_file.h"
 
 #include <initializer_list>
 
@@ -254,15 +255,7 @@ MeasuredTimeline measuredTimelineFromJson(const nlohmann::json& doc, const std::
 }
 
 MeasuredTimeline readMeasuredTimeline(const std::string& path) {
-    const std::string text = readFileText(path);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw ImportError(locateOffset(path, text, static_cast<std::int64_t>(e.byte) - 1),
-                          "not valid JSON: " + std::string(e.what()));
-    }
-    return measuredTimelineFromJson(doc, path);
+    return measuredTimelineFromJson(readJsonFile(path), path);
 }
 
 void writeMeasuredTimeline(const MeasuredTimeline& timeline, const std::string& path) {
