@@ -5,6 +5,7 @@
 
 #include "core/io/file_text.h"
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
 #include "core/io/json_file.h"
 #include "core/io/profile_loader.h"
 #include "core/sim/hardware_fields.h"
@@ -23,9 +24,7 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& message) {
-    throw ImportError(SourceLocation{file, 0, 0, -1, pointer}, message);
-}
+using jsonfield::fail;
 
 void checkKeys(const json& object, const std::set<std::string>& known, const std::string& file,
                const std::string& pointer) {

@@ -2,6 +2,7 @@
 
 #include "core/io/file_text.h"
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
 #include "core/io/json_file.h"
 #include "core/io/profile_hash.h"
 #include "core/plan/plan_json.h"
@@ -15,9 +16,7 @@ namespace spillway {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& label, const std::string& pointer, const std::string& message) {
-    throw ImportError(SourceLocation{label, 0, 0, -1, pointer}, message);
-}
+using jsonfield::fail;
 
 std::string stringField(const nlohmann::json& object, const std::string& key, const std::string& label,
                         const std::string& pointer) {

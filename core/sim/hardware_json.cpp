@@ -3,6 +3,7 @@
 // a value is an integer in the key's unit or a string with a unit ("3.2GB/s"). Missing keys keep
 // HardwareConfig's defaults; unknown keys are errors, so a typo never silently does nothing.
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
 #include "core/io/json_file.h"
 #include "core/sim/hardware_fields.h"
 #include "core/sim/hardware_presets.h"
@@ -50,9 +51,7 @@ private:
     std::vector<std::string> path_;
 };
 
-[[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& message) {
-    throw ImportError(SourceLocation{file, 0, 0, -1, pointer}, message);
-}
+using jsonfield::fail;
 
 void readField(HardwareConfig& hardware, const HardwareField& f, const ordered_json& value,
                const std::string& file, const std::string& pointer) {
