@@ -1,6 +1,7 @@
 #include "views/stall_breakdown_widget.h"
 
 #include "views/format_units.h"
+#include "views/stacked_bars.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -41,17 +42,10 @@ void drawStack(QCustomPlot* plot, const QVector<double>& keys,
                const std::vector<std::array<Nanoseconds, kStallPartCount>>& values, double width, bool legend) {
     QCPBars* below = nullptr;
     for (const PartStyle& style : kStacked) {
-        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
-        bars->setName(QCoreApplication::translate("StallBreakdownWidget", style.name));
-        bars->setWidth(width);
-        bars->setPen(Qt::NoPen);
-        bars->setBrush(style.colour);
-        bars->setStackingGap(0);
         QVector<double> v;
         for (const auto& row : values) v << double(row[static_cast<size_t>(style.part)]) / kNsPerMs;
-        bars->setData(keys, v, true);
-        if (below) bars->moveAbove(below);
-        below = bars;
+        below = addStackedBars(plot, QCoreApplication::translate("StallBreakdownWidget", style.name), style.colour,
+                               width, keys, v, below);
         if (!legend) plot->legend->removeItem(plot->legend->itemCount() - 1);
     }
 }

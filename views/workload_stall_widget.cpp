@@ -1,6 +1,7 @@
 #include "views/workload_stall_widget.h"
 
 #include "views/format_units.h"
+#include "views/stacked_bars.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -70,19 +71,12 @@ void WorkloadStallWidget::redraw() {
     }
     QCPBars* below = nullptr;
     for (const PartStyle& style : kParts) {
-        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-        bars->setName(QCoreApplication::translate("WorkloadStallWidget", style.name));
-        bars->setWidth(0.6);
-        bars->setPen(Qt::NoPen);
-        bars->setBrush(style.colour);
-        bars->setStackingGap(0);
         QVector<double> values;
         if (result_)
             for (const auto& job : result_->jobs) values << double(partOf(job, style.part)) / kNsPerMs;
-        bars->setData(keys, values, true);
-        if (below) bars->moveAbove(below);
-        below = bars;
-        bars_[static_cast<int>(style.part)] = bars;
+        below = addStackedBars(plot_, QCoreApplication::translate("WorkloadStallWidget", style.name), style.colour,
+                               0.6, keys, values, below);
+        bars_[static_cast<int>(style.part)] = below;
     }
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, double(keys.size()) + 0.6);
