@@ -2,6 +2,7 @@
 
 #include "views/format_units.h"
 #include "views/stacked_bars.h"
+#include "views/stall_colours.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -19,10 +20,11 @@ struct PartStyle {
 };
 // The colours of the single-run stall view where the meaning matches: compute green, waiting for
 // a swap-in as late prefetch (purple), passive swap-out as oversubscription (orange).
-const PartStyle kParts[] = {{JobTimePart::Compute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "compute"), QColor(44, 160, 44)},
-                            {JobTimePart::SwapStall, QT_TRANSLATE_NOOP("WorkloadStallWidget", "swap stall"), QColor(148, 103, 189)},
-                            {JobTimePart::PassiveSwap, QT_TRANSLATE_NOOP("WorkloadStallWidget", "passive swap"), QColor(255, 127, 14)},
-                            {JobTimePart::Recompute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "recompute"), QColor(23, 190, 207)}};
+const PartStyle kParts[] = {
+    {JobTimePart::Compute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "compute"), stall_colours::kCompute},
+    {JobTimePart::SwapStall, QT_TRANSLATE_NOOP("WorkloadStallWidget", "swap stall"), stall_colours::kLatePrefetch},
+    {JobTimePart::PassiveSwap, QT_TRANSLATE_NOOP("WorkloadStallWidget", "passive swap"), stall_colours::kOversub},
+    {JobTimePart::Recompute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "recompute"), stall_colours::kRecompute}};
 
 }  // namespace
 
