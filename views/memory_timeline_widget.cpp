@@ -1,6 +1,7 @@
 #include "views/memory_timeline_widget.h"
 
 #include "views/format_units.h"
+#include "views/time_band.h"
 #include "views/time_window.h"
 
 #include <QVBoxLayout>
@@ -197,13 +198,7 @@ void MemoryTimelineWidget::redraw() {
     plot_->yAxis->setLabel(tr("GPU resident (%1)").arg(unit));
     plot_->yAxis2->setRange(0, double(offGpu) / byteScale_ * 1.1);
     plot_->yAxis2->setLabel(tr("host / SSD (%1)").arg(unit));
-    rangeBand_ = new QCPItemRect(plot_);
-    rangeBand_->setObjectName("timeRangeBand");
-    rangeBand_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    rangeBand_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    rangeBand_->setPen(QPen(QColor(0, 90, 200)));
-    rangeBand_->setBrush(QColor(0, 90, 200, 40));
-    rangeBand_->setVisible(false);
+    rangeBand_ = addTimeBand(plot_, QStringLiteral("timeRangeBand"), 40);
     showRange(link_->timeRange());
     highlightTensor(link_->selectedTensor());
     showKernelCursor(link_->selectedKernel());

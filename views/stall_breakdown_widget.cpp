@@ -1,6 +1,8 @@
 #include "views/stall_breakdown_widget.h"
 
 #include "views/format_units.h"
+#include "views/stacked_bars.h"
+#include "views/stall_colours.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -21,11 +23,12 @@ struct PartStyle {
     const char* name;
     QColor colour;
 };
-const PartStyle kStacked[] = {{StallPart::Compute, QT_TRANSLATE_NOOP("StallBreakdownWidget", "compute"), QColor(44, 160, 44)},
-                              {StallPart::FaultStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "fault stall"), QColor(214, 39, 40)},
-                              {StallPart::OversubStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "oversubscription stall"), QColor(255, 127, 14)},
-                              {StallPart::LatePrefetchStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "late-prefetch stall"), QColor(148, 103, 189)},
-                              {StallPart::NvlinkStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "NVLink stall"), QColor(140, 86, 75)}};
+const PartStyle kStacked[] = {
+    {StallPart::Compute, QT_TRANSLATE_NOOP("StallBreakdownWidget", "compute"), stall_colours::kCompute},
+    {StallPart::FaultStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "fault stall"), stall_colours::kFault},
+    {StallPart::OversubStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "oversubscription stall"), stall_colours::kOversub},
+    {StallPart::LatePrefetchStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "late-prefetch stall"), stall_colours::kLatePrefetch},
+    {StallPart::NvlinkStall, QT_TRANSLATE_NOOP("StallBreakdownWidget", "NVLink stall"), stall_colours::kNvlink}};
 
 std::array<Nanoseconds, kStallPartCount> partsOf(const KernelTiming& k) {
     return {k.compute, k.faultStall, k.oversubStall, k.latePrefetchStall, k.nvlinkStall, k.overlap};
@@ -41,17 +44,10 @@ void drawStack(QCustomPlot* plot, const QVector<double>& keys,
                const std::vector<std::array<Nanoseconds, kStallPartCount>>& values, double width, bool legend) {
     QCPBars* below = nullptr;
     for (const PartStyle& style : kStacked) {
-        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
-        bars->setName(QCoreApplication::translate("StallBreakdownWidget", style.name));
-        bars->setWidth(width);
-        bars->setPen(Qt::NoPen);
-        bars->setBrush(style.colour);
-        bars->setStackingGap(0);
         QVector<double> v;
         for (const auto& row : values) v << double(row[static_cast<size_t>(style.part)]) / kNsPerMs;
-        bars->setData(keys, v, true);
-        if (below) bars->moveAbove(below);
-        below = bars;
+        below = addStackedBars(plot, QCoreApplication::translate("StallBreakdownWidget", style.name), style.colour,
+                               width, keys, v, below);
         if (!legend) plot->legend->removeItem(plot->legend->itemCount() - 1);
     }
 }

@@ -1,6 +1,7 @@
 #include "views/traffic_widget.h"
 
 #include "views/format_units.h"
+#include "views/time_band.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -193,13 +194,7 @@ void TrafficWidget::redraw() {
         for (double v : stack) top = std::max(top, v);
         plot_->xAxis->setRange(0, double(binCount_) * double(binWidth_) / kNsPerMs);
         plot_->yAxis->setRange(0, top > 0 ? top * 1.1 : 1.0);
-        rangeBand_ = new QCPItemRect(plot_);
-        rangeBand_->setObjectName("timeRangeBand");
-        rangeBand_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        rangeBand_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        rangeBand_->setPen(QPen(QColor(0, 90, 200)));
-        rangeBand_->setBrush(QColor(0, 90, 200, 40));
-        rangeBand_->setVisible(false);
+        rangeBand_ = addTimeBand(plot_, QStringLiteral("timeRangeBand"), 40);
     }
     showRange(link_->timeRange());
 }

@@ -1,6 +1,8 @@
 #include "views/workload_stall_widget.h"
 
 #include "views/format_units.h"
+#include "views/stacked_bars.h"
+#include "views/stall_colours.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -18,10 +20,11 @@ struct PartStyle {
 };
 // The colours of the single-run stall view where the meaning matches: compute green, waiting for
 // a swap-in as late prefetch (purple), passive swap-out as oversubscription (orange).
-const PartStyle kParts[] = {{JobTimePart::Compute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "compute"), QColor(44, 160, 44)},
-                            {JobTimePart::SwapStall, QT_TRANSLATE_NOOP("WorkloadStallWidget", "swap stall"), QColor(148, 103, 189)},
-                            {JobTimePart::PassiveSwap, QT_TRANSLATE_NOOP("WorkloadStallWidget", "passive swap"), QColor(255, 127, 14)},
-                            {JobTimePart::Recompute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "recompute"), QColor(23, 190, 207)}};
+const PartStyle kParts[] = {
+    {JobTimePart::Compute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "compute"), stall_colours::kCompute},
+    {JobTimePart::SwapStall, QT_TRANSLATE_NOOP("WorkloadStallWidget", "swap stall"), stall_colours::kLatePrefetch},
+    {JobTimePart::PassiveSwap, QT_TRANSLATE_NOOP("WorkloadStallWidget", "passive swap"), stall_colours::kOversub},
+    {JobTimePart::Recompute, QT_TRANSLATE_NOOP("WorkloadStallWidget", "recompute"), stall_colours::kRecompute}};
 
 }  // namespace
 
@@ -70,19 +73,12 @@ void WorkloadStallWidget::redraw() {
     }
     QCPBars* below = nullptr;
     for (const PartStyle& style : kParts) {
-        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-        bars->setName(QCoreApplication::translate("WorkloadStallWidget", style.name));
-        bars->setWidth(0.6);
-        bars->setPen(Qt::NoPen);
-        bars->setBrush(style.colour);
-        bars->setStackingGap(0);
         QVector<double> values;
         if (result_)
             for (const auto& job : result_->jobs) values << double(partOf(job, style.part)) / kNsPerMs;
-        bars->setData(keys, values, true);
-        if (below) bars->moveAbove(below);
-        below = bars;
-        bars_[static_cast<int>(style.part)] = bars;
+        below = addStackedBars(plot_, QCoreApplication::translate("WorkloadStallWidget", style.name), style.colour,
+                               0.6, keys, values, below);
+        bars_[static_cast<int>(style.part)] = below;
     }
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, double(keys.size()) + 0.6);

@@ -1,6 +1,7 @@
 #include "views/workload_timeline_widget.h"
 
 #include "views/format_units.h"
+#include "views/time_band.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -159,13 +160,7 @@ void WorkloadTimelineWidget::redraw() {
         text->setText(label);
         markers_.push_back({x, label});
     }
-    band_ = new QCPItemRect(plot_);
-    band_->setObjectName("iterationBand");
-    band_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    band_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    band_->setPen(QPen(QColor(0, 90, 200)));
-    band_->setBrush(QColor(0, 90, 200, 35));
-    band_->setVisible(false);
+    band_ = addTimeBand(plot_, QStringLiteral("iterationBand"), 35);
     plot_->xAxis->setRange(0, endMs);
     plot_->yAxis->setRange(0, double(top) / byteScale_ * 1.1);
     plot_->yAxis->setLabel(tr("GPU resident (%1)").arg(unit));

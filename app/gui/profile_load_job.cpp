@@ -1,9 +1,8 @@
 #include "app/gui/profile_load_job.h"
 
-#include "core/io/import_error.h"
+#include "app/gui/job_outcome.h"
 #include "core/io/profile_loader.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 
 namespace spillway::app {
@@ -19,9 +18,7 @@ ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions&
     ProfileLoadOutcome outcome;
     outcome.path = path;
     outcome.options = options;
-    QElapsedTimer timer;
-    timer.start();
-    try {
+    runJobInto(outcome, path, [&] {
         const std::filesystem::path fsPath(QFile::encodeName(path).toStdString());
         LoadProgress progress;
         if (control) {
@@ -36,18 +33,7 @@ ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions&
         if (progress.cancelled()) throw LoadCancelled();
         outcome.data = std::move(data);
         if (control) control->percent.store(100, std::memory_order_relaxed);
-    } catch (const LoadCancelled&) {
-        outcome.cancelled = true;
-    } catch (const ImportError& e) {
-        outcome.errorWhere = QString::fromStdString(e.location().describe());
-        outcome.errorMessage = QString::fromStdString(e.message());
-    } catch (const std::exception& e) {
-        // Not an input problem the importer diagnosed (out of memory, a filesystem error...):
-        // still report it against the file rather than ending the app.
-        outcome.errorWhere = path;
-        outcome.errorMessage = QString::fromLocal8Bit(e.what());
-    }
-    outcome.elapsedNs = timer.nsecsElapsed();
+    });
     return outcome;
 }
 

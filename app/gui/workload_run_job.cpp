@@ -1,11 +1,10 @@
 #include "app/gui/workload_run_job.h"
 
+#include "app/gui/job_outcome.h"
 #include "app/gui/workload_job_residency.h"
-#include "core/io/import_error.h"
 #include "core/sim/workload_result_convert.h"
 #include "core/sim/workload_sim.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 
 #include <map>
@@ -15,11 +14,9 @@ namespace spillway::app {
 
 namespace {
 
-struct Cancelled {};
-
 void checkpoint(WorkloadRunControl* control, int percent) {
     if (!control) return;
-    if (control->cancel.load()) throw Cancelled{};
+    if (control->cancel.load()) throw LoadCancelled();
     control->percent.store(percent, std::memory_order_relaxed);
 }
 
@@ -45,9 +42,7 @@ WorkloadRunOutcome runWorkloadForViews(const QString& path, std::shared_ptr<cons
                                        const QString& policy, WorkloadRunControl* control) {
     WorkloadRunOutcome outcome;
     outcome.path = path;
-    QElapsedTimer timer;
-    timer.start();
-    try {
+    runJobInto(outcome, path, [&] {
         checkpoint(control, 0);
         if (!loaded) loaded = readWorkload(path, control);
         auto data = std::make_shared<WorkloadRunData>();
@@ -61,18 +56,7 @@ WorkloadRunOutcome runWorkloadForViews(const QString& path, std::shared_ptr<cons
         data->metrics = compareWithVanilla(*data->result, *data->vanilla);
         checkpoint(control, 100);
         outcome.data = std::move(data);
-    } catch (const Cancelled&) {
-        outcome.cancelled = true;
-    } catch (const ImportError& e) {
-        outcome.errorWhere = QString::fromStdString(e.location().describe());
-        outcome.errorMessage = QString::fromStdString(e.message());
-    } catch (const std::exception& e) {
-        // Not a problem the reader diagnosed (an unknown policy, a planner's bad plan, out of
-        // memory): still reported against the file rather than ending the app.
-        outcome.errorWhere = path;
-        outcome.errorMessage = QString::fromLocal8Bit(e.what());
-    }
-    outcome.elapsedNs = timer.nsecsElapsed();
+    });
     return outcome;
 }
 

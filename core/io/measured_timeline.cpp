@@ -2,6 +2,8 @@
 
 #include "core/io/file_text.h"
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
+#include "core/io/json_file.h"
 
 #include <initializer_list>
 
@@ -19,29 +21,18 @@ public:
     }
 
     [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
-        throw ImportError(SourceLocation{label_, 0, 0, -1, pointer}, message);
+        jsonfield::fail(label_, pointer, message);
     }
 
     const nlohmann::json& get(const std::string& key) {
         seen_.push_back(key);
-        const auto it = object_.find(key);
-        if (it == object_.end()) fail(at(key), "missing; expected \"" + key + "\"");
-        return *it;
+        return jsonfield::member(object_, key, label_, pointer_);
     }
     bool has(const std::string& key) const { return object_.contains(key); }
     std::string at(const std::string& key) const { return pointer_ + "/" + key; }
 
-    std::string string(const std::string& key) {
-        const auto& v = get(key);
-        if (!v.is_string()) fail(at(key), std::string("expected a string, got ") + v.type_name());
-        return v.get<std::string>();
-    }
-    std::int64_t integer(const std::string& key) {
-        const auto& v = get(key);
-        if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX))
-            fail(at(key), std::string("expected a 64-bit integer, got ") + v.type_name());
-        return v.get<std::int64_t>();
-    }
+    std::string string(const std::string& key) { return jsonfield::string(get(key), label_, at(key)); }
+    std::int64_t integer(const std::string& key) { return jsonfield::integer(get(key), label_, at(key)); }
     std::int64_t nonNegative(const std::string& key) {
         const std::int64_t v = integer(key);
         if (v < 0) fail(at(key), "expected a value >= 0, got " + std::to_string(v));
@@ -254,15 +245,7 @@ MeasuredTimeline measuredTimelineFromJson(const nlohmann::json& doc, const std::
 }
 
 MeasuredTimeline readMeasuredTimeline(const std::string& path) {
-    const std::string text = readFileText(path);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw ImportError(locateOffset(path, text, static_cast<std::int64_t>(e.byte) - 1),
-                          "not valid JSON: " + std::string(e.what()));
-    }
-    return measuredTimelineFromJson(doc, path);
+    return measuredTimelineFromJson(readJsonFile(path), path);
 }
 
 void writeMeasuredTimeline(const MeasuredTimeline& timeline, const std::string& path) {

@@ -5,6 +5,8 @@
 
 #include "core/io/file_text.h"
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
+#include "core/io/json_file.h"
 #include "core/io/profile_loader.h"
 #include "core/sim/hardware_fields.h"
 #include "core/sim/hardware_presets.h"
@@ -22,9 +24,7 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& message) {
-    throw ImportError(SourceLocation{file, 0, 0, -1, pointer}, message);
-}
+using jsonfield::fail;
 
 void checkKeys(const json& object, const std::set<std::string>& known, const std::string& file,
                const std::string& pointer) {
@@ -148,13 +148,7 @@ bool isWorkloadFile(const std::filesystem::path& path) {
 }
 
 Workload parseWorkloadJson(std::string_view textIn, const std::string& label, const std::filesystem::path& baseDir) {
-    json doc;
-    try {
-        doc = json::parse(textIn.begin(), textIn.end());
-    } catch (const json::parse_error& e) {
-        throw ImportError(locateOffset(label, textIn, static_cast<std::int64_t>(e.byte) - 1),
-                          "not valid JSON: " + std::string(e.what()));
-    }
+    json doc = parseJsonText(textIn, label);
     if (!doc.is_object()) fail(label, "", "expected a JSON object with \"format\": \"spillway.workload/1\"");
     if (!doc.contains("format") || doc["format"] != kWorkloadFormatId)
         fail(label, "/format", "expected \"format\": \"spillway.workload/1\"");

@@ -2,6 +2,8 @@
 
 #include "core/io/file_text.h"
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
+#include "core/io/json_file.h"
 #include "core/io/profile_hash.h"
 #include "core/plan/plan_json.h"
 #include "core/sim/hardware_presets.h"
@@ -14,9 +16,7 @@ namespace spillway {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& label, const std::string& pointer, const std::string& message) {
-    throw ImportError(SourceLocation{label, 0, 0, -1, pointer}, message);
-}
+using jsonfield::fail;
 
 std::string stringField(const nlohmann::json& object, const std::string& key, const std::string& label,
                         const std::string& pointer) {
@@ -119,15 +119,7 @@ ExportedPlan exportedPlanFromJson(const nlohmann::json& doc, const std::string& 
 }
 
 ExportedPlan readExportedPlan(const std::string& path) {
-    const std::string text = readFileText(path);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw ImportError(locateOffset(path, text, static_cast<std::int64_t>(e.byte) - 1),
-                          "not valid JSON: " + std::string(e.what()));
-    }
-    return exportedPlanFromJson(doc, path);
+    return exportedPlanFromJson(readJsonFile(path), path);
 }
 
 void writeExportedPlan(const ExportedPlan& plan, const std::string& path) {

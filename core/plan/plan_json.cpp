@@ -1,6 +1,7 @@
 #include "core/plan/plan_json.h"
 
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
 
 #include <array>
 
@@ -19,38 +20,11 @@ constexpr std::array<MemAdvice, 6> kAdvice = {MemAdvice::SetReadMostly,         
                                               MemAdvice::SetAccessedBy,          MemAdvice::UnsetAccessedBy};
 constexpr std::array<Tier, 3> kTiers = {Tier::Gpu, Tier::Host, Tier::Ssd};
 
-[[noreturn]] void fail(const std::string& label, const std::string& pointer, const std::string& message) {
-    throw ImportError(SourceLocation{label, 0, 0, -1, pointer}, message);
-}
-
-const nlohmann::json& member(const nlohmann::json& object, const std::string& key, const std::string& label,
-                             const std::string& pointer) {
-    const auto it = object.find(key);
-    if (it == object.end()) fail(label, pointer + "/" + key, "missing; expected \"" + key + "\"");
-    return *it;
-}
-
-std::int64_t integer(const nlohmann::json& v, const std::string& label, const std::string& pointer) {
-    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX))
-        fail(label, pointer, std::string("expected a 64-bit integer, got ") + v.type_name());
-    return v.get<std::int64_t>();
-}
-
-std::string string(const nlohmann::json& v, const std::string& label, const std::string& pointer) {
-    if (!v.is_string()) fail(label, pointer, std::string("expected a string, got ") + v.type_name());
-    return v.get<std::string>();
-}
-
-template <typename E, std::size_t N>
-E fromName(const std::array<E, N>& values, const std::string& text, const std::string& label,
-           const std::string& pointer) {
-    std::string expected;
-    for (const auto v : values) {
-        if (toString(v) == text) return v;
-        expected += (expected.empty() ? "" : ", ") + std::string(toString(v));
-    }
-    fail(label, pointer, "unknown value \"" + text + "\"; expected one of " + expected);
-}
+using jsonfield::fail;
+using jsonfield::fromName;
+using jsonfield::integer;
+using jsonfield::member;
+using jsonfield::string;
 
 }  // namespace
 

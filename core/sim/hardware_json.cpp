@@ -3,6 +3,8 @@
 // a value is an integer in the key's unit or a string with a unit ("3.2GB/s"). Missing keys keep
 // HardwareConfig's defaults; unknown keys are errors, so a typo never silently does nothing.
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
+#include "core/io/json_file.h"
 #include "core/sim/hardware_fields.h"
 #include "core/sim/hardware_presets.h"
 
@@ -49,9 +51,7 @@ private:
     std::vector<std::string> path_;
 };
 
-[[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& message) {
-    throw ImportError(SourceLocation{file, 0, 0, -1, pointer}, message);
-}
+using jsonfield::fail;
 
 void readField(HardwareConfig& hardware, const HardwareField& f, const ordered_json& value,
                const std::string& file, const std::string& pointer) {
@@ -92,13 +92,7 @@ std::string expectedMembers(const std::string& prefix) {
 }  // namespace
 
 HardwareConfig parseHardwareJson(std::string_view text, const std::string& label) {
-    ordered_json doc;
-    try {
-        doc = ordered_json::parse(text.begin(), text.end(), RepeatedKeyGuard(label));
-    } catch (const nlohmann::json::parse_error& e) {
-        throw ImportError(locateOffset(label, text, static_cast<std::int64_t>(e.byte) - 1),
-                          "not valid JSON: " + std::string(e.what()));
-    }
+    ordered_json doc = parseJsonText<ordered_json>(text, label, RepeatedKeyGuard(label));
     if (!doc.is_object()) fail(label, "", "expected a JSON object with \"format\": \"spillway.hardware/1\"");
     if (!doc.contains("format") || doc["format"] != kFormat)
         fail(label, "/format", "expected \"format\": \"spillway.hardware/1\"");

@@ -1,6 +1,7 @@
 #include "core/sim/sim_result_json.h"
 
 #include "core/io/import_error.h"
+#include "core/io/json_fields.h"
 
 #include <array>
 
@@ -52,23 +53,17 @@ public:
     }
 
     [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
-        throw ImportError(SourceLocation{label_, 0, 0, -1, pointer}, message);
+        jsonfield::fail(label_, pointer, message);
     }
 
-    const json& member(const std::string& key) const {
-        const auto it = object_.find(key);
-        if (it == object_.end()) fail(pointer_ + "/" + key, "missing; expected \"" + key + "\"");
-        return *it;
-    }
+    const json& member(const std::string& key) const { return jsonfield::member(object_, key, label_, pointer_); }
 
     Reader object(const std::string& key) const { return Reader(member(key), label_, pointer_ + "/" + key); }
 
     std::int64_t integer(const std::string& key) const { return integerAt(member(key), pointer_ + "/" + key); }
 
     std::string string(const std::string& key) const {
-        const auto& v = member(key);
-        if (!v.is_string()) fail(pointer_ + "/" + key, std::string("expected a string, got ") + v.type_name());
-        return v.get<std::string>();
+        return jsonfield::string(member(key), label_, pointer_ + "/" + key);
     }
 
     // An array of integers; `size` >= 0 demands that length (columns of one table).
@@ -89,10 +84,7 @@ public:
 
 private:
     std::int64_t integerAt(const json& v, const std::string& pointer) const {
-        if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
-        if (v.is_number_unsigned() && v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))
-            return v.get<std::int64_t>();
-        fail(pointer, std::string("expected a 64-bit integer, got ") + v.type_name());
+        return jsonfield::integer(v, label_, pointer);
     }
 
     const json& object_;
