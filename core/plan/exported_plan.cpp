@@ -110,11 +110,7 @@ ExportedPlan exportedPlanFromJson(const nlohmann::json& doc, const std::string& 
         for (std::size_t i = 0; i < arena->size(); ++i)
             rejectUnknownKeys((*arena)[i], kSlotKeys, label, "/arena/" + std::to_string(i));
     // The plan's fields are the draft format's, at the top level.
-    nlohmann::json planPart = doc;
-    planPart["format"] = kPlanDraftFormatId;
-    planPart.erase("profile");
-    planPart.erase("hardware");
-    exported.plan = planFromJson(planPart, label);
+    exported.plan = planFieldsFromJson(doc, label);
     return exported;
 }
 

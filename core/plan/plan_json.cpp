@@ -73,6 +73,11 @@ Plan planFromJson(const nlohmann::json& doc, const std::string& label) {
     if (!doc.is_object()) fail(label, "", "expected a JSON object");
     if (string(member(doc, "format", label, ""), label, "/format") != kPlanDraftFormatId)
         fail(label, "/format", "expected \"" + std::string(kPlanDraftFormatId) + "\"");
+    return planFieldsFromJson(doc, label);
+}
+
+Plan planFieldsFromJson(const nlohmann::json& doc, const std::string& label) {
+    if (!doc.is_object()) fail(label, "", "expected a JSON object");
     Plan plan;
     plan.policy = string(member(doc, "policy", label, ""), label, "/policy");
     const auto& order = member(doc, "order", label, "");

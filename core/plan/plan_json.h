@@ -18,5 +18,8 @@ inline constexpr std::string_view kPlanDraftFormatId = "spillway.plan-draft/1";
 nlohmann::ordered_json planToJson(const Plan& plan);
 // Throws ImportError naming `label` and the JSON pointer of the first bad field.
 Plan planFromJson(const nlohmann::json& doc, const std::string& label);
+// The plan's fields alone, whatever the document's "format" (other keys are ignored): how
+// spillway.plan/1 (exported_plan.h), which carries the same fields at its top level, reads them.
+Plan planFieldsFromJson(const nlohmann::json& doc, const std::string& label);
 
 }  // namespace spillway
