@@ -15,6 +15,7 @@ ImportOptions ProfileArgs::options() const {
     o.format = from;
     if (batch > 0) o.batch = batch;
     if (!results.empty()) o.resultsDir = results;
+    o.g10WorkspacesAsTensors = g10Workspace == "tensors";
     return o;
 }
 
@@ -31,6 +32,12 @@ void addProfileArgs(CLI::App& cmd, ProfileArgs& args) {
         ->check(CLI::PositiveNumber);
     cmd.add_option("--results", args.results,
                    "Folder with G10 cudnn<B>*.txt measurements for a G10 transformer graph");
+    cmd.add_option("--g10-workspace", args.g10Workspace,
+                   "G10 workload folders: fold each cuDNN workspace tensor into its kernel (fold), or keep "
+                   "it as the ordinary output tensor G10's simulator makes of it (tensors; use this to "
+                   "compare with G10's numbers)")
+        ->check(CLI::IsMember({"fold", "tensors"}))
+        ->capture_default_str();
 }
 
 nlohmann::ordered_json kernelRefJson(const Profile& profile, std::int64_t position) {

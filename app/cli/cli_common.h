@@ -23,10 +23,11 @@ struct ProfileArgs {
     std::string from;
     std::int64_t batch = 0;
     std::string results;
+    std::string g10Workspace = "fold";  // fold | tensors (ImportOptions::g10WorkspacesAsTensors)
     ImportOptions options() const;
 };
 
-// Adds PROFILE, --from, --batch and --results to a subcommand.
+// Adds PROFILE, --from, --batch, --results and --g10-workspace to a subcommand.
 void addProfileArgs(CLI::App& cmd, ProfileArgs& args);
 
 // Where a command's profile went: written to stdout ("-"), saved to the file, or refused because

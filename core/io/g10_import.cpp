@@ -76,9 +76,9 @@ void addMeasurementNotes(ProfileMetadata& m, const G10Measurements& meas,
 
 }  // namespace
 
-Profile importG10Configs(const fs::path& kernelsConfig) {
+Profile importG10Configs(const fs::path& kernelsConfig, bool workspacesAsTensors) {
     G10RawWorkload raw = readG10Configs(kernelsConfig);
-    const auto folded = foldG10WorkspaceTensors(raw);
+    const auto folded = workspacesAsTensors ? 0 : foldG10WorkspaceTensors(raw);
     auto folder = kernelsConfig.parent_path();
     if (folder.empty()) folder = ".";
     const auto name = splitModelAndBatch(folderName(folder));
@@ -92,21 +92,22 @@ Profile importG10Configs(const fs::path& kernelsConfig) {
     addCommonNotes(m);
     m.notes["g10.durations"] = "kernels.config Execution Time: cycles at 1.2 GHz, ns = cycles / "
                                "1.2 rounded";
-    m.notes["g10.workspace"] = fmt::format(
-        "{} workspace tensors of kernels.config (written by one kernel, read by none, numbered "
-        "after all others) folded into kernel workspaceBytes (page-rounded sizes)",
-        folded);
+    m.notes["g10.workspace"] = workspacesAsTensors
+        ? "workspace tensors of kernels.config kept as tensors, as G10 models them"
+        : fmt::format("{} workspace tensors of kernels.config (written by one kernel, read by none, "
+                      "numbered after all others) folded into kernel workspaceBytes (page-rounded sizes)",
+                      folded);
     if (name.batch > 0) m.notes["g10.batch"] = "from the folder name";
     return buildG10Profile(std::move(raw), std::move(m));
 }
 
-Profile importG10Workload(const fs::path& folder) {
+Profile importG10Workload(const fs::path& folder, bool workspacesAsTensors) {
     std::error_code ec;
     if (!fs::is_directory(folder, ec))
         throw ImportError(folder.string(), "is not a folder; expected a G10 workload folder with "
                                            "kernels.config, tensors.config and cudnn<B>*.txt");
     G10RawWorkload raw = readG10Configs(folder / "kernels.config");
-    const auto folded = foldG10WorkspaceTensors(raw);
+    const auto folded = workspacesAsTensors ? 0 : foldG10WorkspaceTensors(raw);
     const auto files = findG10MeasurementFiles(folder, std::nullopt);
     const auto name = splitModelAndBatch(folderName(folder));
 
@@ -120,12 +121,19 @@ Profile importG10Workload(const fs::path& folder) {
     Profile p = buildG10Profile(std::move(raw), std::move(m));
     if (files) {
         const auto meas = readG10Measurements(*files, p.kernels.size());
-        const auto report = attachG10Measurements(p, meas, true);
+        // Kept as tensors, the workspaces must not also be counted as kernel workspaceBytes.
+        const auto report = attachG10Measurements(p, meas, !workspacesAsTensors);
         addMeasurementNotes(p.metadata, meas, report);
-        p.metadata.notes["g10.workspace"] += fmt::format(
-            "; the {} workspace tensors of kernels.config were checked against it and folded "
-            "into the kernels",
-            folded);
+        if (workspacesAsTensors) {
+            for (Kernel& k : p.kernels) k.workspaceBytes = 0;
+            p.metadata.notes["g10.workspace"] =
+                "workspace tensors of kernels.config kept as tensors, as G10 models them";
+        } else {
+            p.metadata.notes["g10.workspace"] += fmt::format(
+                "; the {} workspace tensors of kernels.config were checked against it and folded "
+                "into the kernels",
+                folded);
+        }
         if (name.batch > 0 && name.batch != files->batch)
             p.metadata.notes["g10.batch"] = fmt::format(
                 "{} from the measurement file names (the folder name says {})", files->batch,
@@ -135,10 +143,11 @@ Profile importG10Workload(const fs::path& folder) {
                                                "from kernels.config cycles";
         p.metadata.notes["g10.durations"] = "kernels.config Execution Time: cycles at 1.2 GHz, "
                                             "ns = cycles / 1.2 rounded";
-        p.metadata.notes["g10.workspace"] = fmt::format(
-            "{} workspace tensors of kernels.config folded into kernel workspaceBytes "
-            "(page-rounded sizes)",
-            folded);
+        if (!workspacesAsTensors)
+            p.metadata.notes["g10.workspace"] = fmt::format(
+                "{} workspace tensors of kernels.config folded into kernel workspaceBytes "
+                "(page-rounded sizes)",
+                folded);
     }
     return p;
 }

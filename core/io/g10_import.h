@@ -10,10 +10,12 @@
 namespace spillway {
 
 // A folder with kernels.config, tensors.config and (optionally) the four cudnn<B>*.txt files.
-Profile importG10Workload(const std::filesystem::path& folder);
+// workspacesAsTensors: see ImportOptions::g10WorkspacesAsTensors (default: folded into the
+// kernels' workspaceBytes).
+Profile importG10Workload(const std::filesystem::path& folder, bool workspacesAsTensors = false);
 
 // kernels.config (tensors.config beside it); no measurements.
-Profile importG10Configs(const std::filesystem::path& kernelsConfig);
+Profile importG10Configs(const std::filesystem::path& kernelsConfig, bool workspacesAsTensors = false);
 
 // A transformer graph (frontend/Nets/BERT_Base.txt, VIT.txt...) expanded into forward, loss,
 // backward and weight-update kernels for `batch`, with the measurements found in resultsDir

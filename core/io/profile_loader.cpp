@@ -66,9 +66,11 @@ bool sniffTorchSnapshot(const fs::path& p, std::string_view head) {
 bool sniffNsysSqlite(const fs::path& p, std::string_view head) { return !isDir(p) && looksLikeForeignSqlite(head); }
 
 Profile loadNative(const fs::path& p, const ImportOptions&) { return readNativeProfile(p); }
-Profile loadG10Workload(const fs::path& p, const ImportOptions&) { return importG10Workload(p); }
-Profile loadG10Configs(const fs::path& p, const ImportOptions&) {
-    return importG10Configs(isDir(p) ? p / "kernels.config" : p);
+Profile loadG10Workload(const fs::path& p, const ImportOptions& o) {
+    return importG10Workload(p, o.g10WorkspacesAsTensors);
+}
+Profile loadG10Configs(const fs::path& p, const ImportOptions& o) {
+    return importG10Configs(isDir(p) ? p / "kernels.config" : p, o.g10WorkspacesAsTensors);
 }
 Profile loadG10Graph(const fs::path& p, const ImportOptions& o) {
     if (!o.batch)

@@ -195,6 +195,7 @@ SimulationResult Engine::run() {
             if (reported) result_.kernels.push_back(timing);
         }
         issueEndOfIteration(now);
+        result_.iterationTimes.push_back(now - iterationStart);
         if (reported) result_.iterationTime = now - iterationStart;
     }
 

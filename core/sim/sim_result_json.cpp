@@ -22,7 +22,7 @@ static_assert(sizeof(GpuSummary) == 6 * 8, "GpuSummary changed: update sim_resul
 // SimulationResult::demandFetches (the last 24) is left out on purpose: only the plan verifier
 // asks for it, and kept runs are simulated without it.
 static_assert(sizeof(SimulationResult) ==
-                  3 * 32 + 2 * 8 + 6 * 8 + 24 + kLinkCount * 8 + 2 * 8 + 3 * 24 + 8 * 8 + 24 + 8 + 24,
+                  3 * 32 + 8 + 24 + 8 + 6 * 8 + 24 + kLinkCount * 8 + 2 * 8 + 3 * 24 + 8 * 8 + 24 + 8 + 24,
               "SimulationResult changed: update sim_result_json.cpp");
 
 constexpr std::array<Residence, 6> kResidences = {Residence::Gpu,      Residence::Host,   Residence::Ssd,
@@ -200,6 +200,7 @@ json simulationResultToJson(const SimulationResult& r) {
             {"hardware", r.hardware},
             {"cannot_run", r.cannotRun},
             {"iteration_time_ns", r.iterationTime},
+            {"iteration_times_ns", r.iterationTimes},
             {"ideal_time_ns", r.idealTime},
             {"totals", stallTotalsJson(r.totals)},
             {"traffic_bytes", traffic},
@@ -230,6 +231,9 @@ SimulationResult simulationResultFromJson(const json& doc, const std::string& la
     out.hardware = r.string("hardware");
     out.cannotRun = r.string("cannot_run");
     out.iterationTime = r.integer("iteration_time_ns");
+    // Files written before per-iteration times were kept hold only the reported one.
+    out.iterationTimes = doc.contains("iteration_times_ns") ? r.column("iteration_times_ns", -1)
+                                                            : std::vector<std::int64_t>{out.iterationTime};
     out.idealTime = r.integer("ideal_time_ns");
     const auto totals = r.object("totals");
     out.totals.compute = totals.integer("compute_ns");

@@ -376,6 +376,7 @@ private:
         // Transfers still running at the end (none for FlashNeuron) finish off the clock.
         const Nanoseconds end = now_;
         result_.iterationTime = end;
+        result_.iterationTimes = {end};  // one replay: no warm-up iteration
         for (const KernelTiming& t : result_.kernels) {
             result_.totals.compute += t.compute;
             result_.totals.faultStall += t.faultStall;

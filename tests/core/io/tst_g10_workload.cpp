@@ -143,6 +143,35 @@ private slots:
                           QStringLiteral("cudnn1280Workspace.txt"), 2, QStringLiteral("kernel 1"));
     }
 
+    void workspacesCanStayTensorsAsInG10() {
+        // G10 models each cuDNN workspace as an output tensor of its kernel; with the option the
+        // import keeps them so (and no kernel also carries workspaceBytes), otherwise they fold.
+        const auto path = dataPath("derived/ResNet152_1280").toStdString();
+        ImportOptions asG10;
+        asG10.g10WorkspacesAsTensors = true;
+        const Profile folded = loadProfile(path);
+        const Profile kept = loadProfile(path, asG10);
+        QCOMPARE(kept.kernels.size(), folded.kernels.size());
+        Bytes foldedBytes = 0;
+        std::int64_t withWorkspace = 0;
+        for (const Kernel& k : folded.kernels) {
+            foldedBytes += k.workspaceBytes;
+            withWorkspace += k.workspaceBytes > 0;
+        }
+        QVERIFY(withWorkspace > 0);
+        for (const Kernel& k : kept.kernels) QCOMPARE(k.workspaceBytes, Bytes{0});
+        // One extra tensor per folded workspace; kernel 1 writes its 114688 B one (tensor2903).
+        QCOMPARE(kept.tensors.size() - folded.tensors.size(), static_cast<size_t>(withWorkspace));
+        QCOMPARE(kept.kernels[1].outputs.size(), folded.kernels[1].outputs.size() + 1);
+        Bytes keptExtra = 0;
+        for (size_t t = folded.tensors.size(); t < kept.tensors.size(); ++t) keptExtra += kept.tensors[t].bytes;
+        QVERIFY(keptExtra >= foldedBytes);  // page-rounded tensor sizes vs measured workspaces
+        QVERIFY(keptExtra - foldedBytes < withWorkspace * Bytes{4096});
+        QVERIFY(QString::fromStdString(kept.metadata.notes.at("g10.workspace")).contains("kept as tensors"));
+        const auto problems = validateProfile(kept);
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().message.c_str());
+    }
+
     void theLoaderDetectsAWorkloadFolder() {
         const auto path = dataPath("derived/BERT_Base_256").toStdString();
         QCOMPARE(detectProfileFormat(path), std::string("g10-workload"));
