@@ -74,6 +74,9 @@ void addMeasurementNotes(ProfileMetadata& m, const G10Measurements& meas,
                     meas.files.workspace.filename().string());
 }
 
+// The g10.workspace note of a profile imported with its workspaces kept as tensors.
+constexpr const char* kWorkspacesKeptNote = "workspace tensors of kernels.config kept as tensors, as G10 models them";
+
 }  // namespace
 
 Profile importG10Configs(const fs::path& kernelsConfig, bool workspacesAsTensors) {
@@ -93,7 +96,7 @@ Profile importG10Configs(const fs::path& kernelsConfig, bool workspacesAsTensors
     m.notes["g10.durations"] = "kernels.config Execution Time: cycles at 1.2 GHz, ns = cycles / "
                                "1.2 rounded";
     m.notes["g10.workspace"] = workspacesAsTensors
-        ? "workspace tensors of kernels.config kept as tensors, as G10 models them"
+        ? kWorkspacesKeptNote
         : fmt::format("{} workspace tensors of kernels.config (written by one kernel, read by none, "
                       "numbered after all others) folded into kernel workspaceBytes (page-rounded sizes)",
                       folded);
@@ -122,18 +125,14 @@ Profile importG10Workload(const fs::path& folder, bool workspacesAsTensors) {
     if (files) {
         const auto meas = readG10Measurements(*files, p.kernels.size());
         // Kept as tensors, the workspaces must not also be counted as kernel workspaceBytes.
-        const auto report = attachG10Measurements(p, meas, !workspacesAsTensors);
+        const auto report = attachG10Measurements(
+            p, meas, workspacesAsTensors ? G10WorkspaceColumn::Ignore : G10WorkspaceColumn::CheckAndSet);
         addMeasurementNotes(p.metadata, meas, report);
-        if (workspacesAsTensors) {
-            for (Kernel& k : p.kernels) k.workspaceBytes = 0;
-            p.metadata.notes["g10.workspace"] =
-                "workspace tensors of kernels.config kept as tensors, as G10 models them";
-        } else {
+        if (!workspacesAsTensors)
             p.metadata.notes["g10.workspace"] += fmt::format(
                 "; the {} workspace tensors of kernels.config were checked against it and folded "
                 "into the kernels",
                 folded);
-        }
         if (name.batch > 0 && name.batch != files->batch)
             p.metadata.notes["g10.batch"] = fmt::format(
                 "{} from the measurement file names (the folder name says {})", files->batch,
@@ -143,12 +142,12 @@ Profile importG10Workload(const fs::path& folder, bool workspacesAsTensors) {
                                                "from kernels.config cycles";
         p.metadata.notes["g10.durations"] = "kernels.config Execution Time: cycles at 1.2 GHz, "
                                             "ns = cycles / 1.2 rounded";
-        if (!workspacesAsTensors)
-            p.metadata.notes["g10.workspace"] = fmt::format(
-                "{} workspace tensors of kernels.config folded into kernel workspaceBytes "
-                "(page-rounded sizes)",
-                folded);
+        p.metadata.notes["g10.workspace"] = fmt::format(
+            "{} workspace tensors of kernels.config folded into kernel workspaceBytes "
+            "(page-rounded sizes)",
+            folded);
     }
+    if (workspacesAsTensors) p.metadata.notes["g10.workspace"] = kWorkspacesKeptNote;
     return p;
 }
 
@@ -204,7 +203,7 @@ Profile importG10Graph(const fs::path& graphPath, std::int64_t batch,
                                           "cudnn{}Workspace.txt",
                                           batch, batch, batch, batch, batch));
         const auto meas = readG10Measurements(*files, p.kernels.size());
-        const auto report = attachG10Measurements(p, meas, false);
+        const auto report = attachG10Measurements(p, meas, G10WorkspaceColumn::Set);
         addMeasurementNotes(p.metadata, meas, report);
     } else {
         p.metadata.notes["g10.durations"] = "unknown: no measurements given (--results); every "

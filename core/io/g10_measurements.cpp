@@ -157,11 +157,11 @@ G10Measurements readG10Measurements(const G10MeasurementFiles& files, size_t ker
 }
 
 G10MeasurementReport attachG10Measurements(Profile& profile, const G10Measurements& m,
-                                           bool checkWorkspace) {
+                                           G10WorkspaceColumn workspace) {
     G10MeasurementReport report;
     for (size_t k = 0; k < profile.kernels.size(); ++k) {
         auto& kernel = profile.kernels[k];
-        if (checkWorkspace && roundUpToG10Page(m.workspace[k]) != kernel.workspaceBytes) {
+        if (workspace == G10WorkspaceColumn::CheckAndSet && roundUpToG10Page(m.workspace[k]) != kernel.workspaceBytes) {
             SourceLocation loc;
             loc.file = m.files.workspace.string();
             loc.line = static_cast<std::int64_t>(k) + 1;
@@ -173,7 +173,7 @@ G10MeasurementReport attachG10Measurements(Profile& profile, const G10Measuremen
                                                kernel.workspaceBytes));
         }
         kernel.duration = m.ideal[k];
-        kernel.workspaceBytes = m.workspace[k];
+        if (workspace != G10WorkspaceColumn::Ignore) kernel.workspaceBytes = m.workspace[k];
         auto outputsFaulted = m.outputsFaulted[k];
         if (outputsFaulted < kernel.duration) {
             outputsFaulted = kernel.duration;

@@ -40,13 +40,19 @@ struct G10MeasurementReport {
     size_t allFaultedRaised = 0;      // PF below InputPF, raised to it
 };
 
-// Gives each kernel (in order) its measured duration, timeOutputsFaulted (InputPF),
-// timeAllFaulted (PF) and workspaceBytes. The fault times are raised as G10 does when it loads
-// them, so that ideal <= InputPF <= PF always holds. With `checkWorkspace` (a profile read from
-// kernels.config, whose workspaceBytes came from G10's page-rounded workspace tensors) each
-// measured workspace, rounded up to 4 KiB, must equal the kernel's, or an ImportError names
-// the Workspace file and line.
+// What attachG10Measurements does with the Workspace column.
+enum class G10WorkspaceColumn {
+    Set,          // each kernel's workspaceBytes = the measured workspace (transformer graphs)
+    CheckAndSet,  // the same, after checking it against the page-rounded workspace tensor that
+                  // kernels.config gave the kernel (folded into workspaceBytes): rounded up to
+                  // 4 KiB they must be equal, or an ImportError names the Workspace file and line
+    Ignore,       // the workspaces stay tensors of the profile (ImportOptions::g10WorkspacesAsTensors)
+};
+
+// Gives each kernel (in order) its measured duration, timeOutputsFaulted (InputPF) and
+// timeAllFaulted (PF), and its workspaceBytes as `workspace` says. The fault times are raised
+// as G10 does when it loads them, so that ideal <= InputPF <= PF always holds.
 G10MeasurementReport attachG10Measurements(Profile& profile, const G10Measurements& m,
-                                           bool checkWorkspace);
+                                           G10WorkspaceColumn workspace);
 
 }  // namespace spillway

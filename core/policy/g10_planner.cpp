@@ -73,7 +73,9 @@ public:
         order_.resize(intervals_.size());
         for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
         area_.assign(intervals_.size(), 0);
-        tie_.assign(intervals_.size(), 0);
+        // The tie-break (interval time x size) never changes.
+        tie_.reserve(intervals_.size());
+        for (const auto& iv : intervals_) tie_.push_back(static_cast<__int128>(iv.time) * bytesOf(iv));
     }
 
     Plan run() {
@@ -181,7 +183,6 @@ private:
                 const auto& halves = halvesOf(i);
                 area_[i] = over(halves.leftHalf, halves.backHalf) * size;
             }
-            tie_[i] = static_cast<__int128>(iv.time) * size;
         }
     }
 
