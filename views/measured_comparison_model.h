@@ -1,9 +1,9 @@
 #pragma once
-// The per-kernel table of a measured-vs-simulated comparison (core/analysis/measured_comparison):
+// The per-kernel table of a measured-vs-simulated comparison (core/deploy/measured_comparison):
 // one row per kernel in run order; start and duration, simulated and measured, and their
 // errors (measured - simulated, "+" when the real run was slower). Display text is readable;
 // kSortRole gives raw nanoseconds, so sorting by an error column lists the worst kernels.
-#include "core/analysis/measured_comparison.h"
+#include "core/deploy/measured_comparison.h"
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 // never changed: the profile's view data, the plan, the machine, the result, and the series
 // derived from it (GPU bytes by tensor kind over time). Views only rebind to a new instance.
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/sim/sim_result.h"
 #include "views/profile_view_data.h"
 

@@ -3,7 +3,7 @@
 #include "core/layout/operator_order.h"
 #include "core/layout/placement.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "views/format_units.h"
 
 #include <QComboBox>

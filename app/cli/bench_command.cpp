@@ -9,8 +9,8 @@
 #include "app/cli/layout_bench.h"
 #include "app/cli/sim_bench.h"
 
-#include "core/io/file_text.h"
-#include "core/io/native_json.h"
+#include "core/io/base/file_text.h"
+#include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
 
 #include <fmt/format.h>

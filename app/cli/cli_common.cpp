@@ -1,6 +1,6 @@
 #include "app/cli/cli_common.h"
 
-#include "core/io/native_json.h"
+#include "core/io/native/native_json.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Shared bits of spillway-cli's commands: how a profile path and its options are given, exit
 // codes; human-readable units come from core/trace/format_units.h.
-#include "core/io/import_options.h"
+#include "core/io/base/import_options.h"
 #include "core/trace/format_units.h"
 
 #include "core/trace/profile.h"

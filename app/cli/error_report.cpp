@@ -1,7 +1,7 @@
 #include "app/cli/error_report.h"
 
 #include "app/cli/cli_common.h"
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #include "app/cli/hardware_args.h"
 
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 
 #include <stdexcept>
 

@@ -1,7 +1,7 @@
 #pragma once
 // --hw and --set, shared by simulate, compare and presets: which machine, and what to change
 // on it. Errors (unknown preset or key, bad value) are std::invalid_argument, reported as exit 2.
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 
 #include <CLI/CLI.hpp>
 

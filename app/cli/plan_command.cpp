@@ -9,7 +9,7 @@
 #include "app/cli/error_report.h"
 #include "app/cli/plan_export.h"
 
-#include "core/io/file_text.h"
+#include "core/io/base/file_text.h"
 #include "core/io/profile_loader.h"
 #include "core/layout/layout_verifier.h"
 #include "core/layout/operator_order.h"

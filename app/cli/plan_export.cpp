@@ -1,7 +1,7 @@
 #include "app/cli/plan_export.h"
 
 #include "core/io/profile_loader.h"
-#include "core/plan/deployable_plan.h"
+#include "core/deploy/deployable_plan.h"
 #include "core/plan/exported_plan.h"
 
 #include <fmt/format.h>

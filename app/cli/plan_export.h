@@ -4,8 +4,8 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/hardware_args.h"
 
-#include "core/plan/deployable_plan.h"
-#include "core/plan/plan_verifier.h"
+#include "core/deploy/deployable_plan.h"
+#include "core/deploy/plan_verifier.h"
 
 #include <string>
 

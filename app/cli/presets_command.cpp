@@ -6,7 +6,7 @@
 #include "app/cli/error_report.h"
 #include "app/cli/hardware_args.h"
 
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

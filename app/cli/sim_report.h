@@ -2,7 +2,7 @@
 // How simulate and compare show a SimulationResult: JSON with integer ns and bytes (for
 // scripts), and a short text summary (for people).
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/sim/sim_result.h"
 #include "core/trace/profile.h"
 

@@ -10,9 +10,9 @@
 #include "app/cli/sim_report.h"
 #include "app/cli/workload_simulate.h"
 
-#include "core/io/file_text.h"
+#include "core/io/base/file_text.h"
 #include "core/io/profile_loader.h"
-#include "core/io/workload.h"
+#include "core/workload/workload.h"
 #include "core/policy/planner.h"
 #include "core/sim/chrome_trace.h"
 #include "core/sim/simulator.h"

@@ -1,5 +1,5 @@
 // `spillway-cli verify PLAN PROFILE`: checks a spillway.plan/1 file against the profile it was
-// made for (core/plan/plan_verifier.h): exit 0 when it passes, 1 with every problem listed,
+// made for (core/deploy/plan_verifier.h): exit 0 when it passes, 1 with every problem listed,
 // 2 when the plan or the profile cannot be read.
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
@@ -8,7 +8,7 @@
 
 #include "core/io/profile_loader.h"
 #include "core/plan/exported_plan.h"
-#include "core/plan/plan_verifier.h"
+#include "core/deploy/plan_verifier.h"
 
 #include <fmt/format.h>
 

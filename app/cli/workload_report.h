@@ -2,7 +2,7 @@
 // How `spillway-cli simulate WORKLOAD` shows a multi-job run: JSON per policy (per job and
 // system: peak, time, MSR, EOR, CBR against the vanilla run, stalls, swaps, re-plans) and a
 // table per policy for people.
-#include "core/io/workload.h"
+#include "core/workload/workload.h"
 #include "core/sim/workload_metrics.h"
 #include "core/sim/workload_result.h"
 

@@ -4,9 +4,9 @@
 #include "app/cli/sim_report.h"
 #include "app/cli/workload_report.h"
 
-#include "core/io/file_text.h"
-#include "core/policy/multi_job_planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/io/base/file_text.h"
+#include "core/experiment/simulate_workload.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/workload_sim.h"
 
 #include <fmt/format.h>

@@ -14,12 +14,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QSettings>
 #include <QStatusBar>
 #include <QMainWindow>
@@ -60,7 +58,7 @@ void ExportActions::updateEnabled() {
     const bool run = currentRun_() != nullptr;
     csv_->setEnabled(run);
     trace_->setEnabled(run);
-    plan_->setEnabled(run && !planControl_);
+    plan_->setEnabled(run && !planJob_.isRunning());
 }
 
 QString ExportActions::askPath(const QString& title, const QString& suggested, const QString& filter) {
@@ -116,26 +114,32 @@ void ExportActions::exportTrace() {
 namespace spillway::app {
 
 void ExportActions::exportPlan() {
-    if (!currentRun_() || planControl_) return;
+    if (!currentRun_() || planJob_.isRunning()) return;
     const QString path = askPath(tr("Export Run as Plan"), "spillway-run.plan.json", tr("Plan JSON (*.json)"));
     if (path.isEmpty()) return;
     exportPlanTo(path);
 }
 
 bool ExportActions::exportPlanTo(const QString& path) {
-    if (planControl_) return false;
+    if (planJob_.isRunning()) return false;
     PlanSettings source;
     if (planSource_) source = planSource_();
     else if (const auto run = currentRun_(); run && run->profile) source.profile = run->profile->profile;
-    auto control = std::make_shared<DeployablePlanControl>();
-    planControl_ = control;
+    planJob_.start([profile = source.profile, settings = source.settings, path](DeployablePlanControl& control) {
+                       return exportWhatIfPlan(profile, settings, path, &control);
+                   },
+                   [this, path](const PlanExportOutcome& outcome) { finishPlanExport(path, outcome); });
     updateEnabled();
+    showPlanProgress(path, source.settings);
+    return true;
+}
 
-    // Planning a GPT-2-sized layout runs its searches to their time limits: a worker does it, a
-    // dialog shows the step (polled: the worker only writes atomics) and offers Cancel.
-    const QStringList steps{tr("Ordering the kernels (%1)…").arg(source.settings.order),
-                            tr("Planning the directives (%1)…").arg(source.settings.policy),
-                            tr("Placing the arena (%1)…").arg(source.settings.placement), tr("Verifying the plan…"),
+// Planning a GPT-2-sized layout runs its searches to their time limits: a worker does it, a
+// dialog shows the step (polled: the worker only writes atomics) and offers Cancel.
+void ExportActions::showPlanProgress(const QString& path, const views::WhatIfSettings& settings) {
+    const QStringList steps{tr("Ordering the kernels (%1)…").arg(settings.order),
+                            tr("Planning the directives (%1)…").arg(settings.policy),
+                            tr("Placing the arena (%1)…").arg(settings.placement), tr("Verifying the plan…"),
                             tr("Writing %1…").arg(QFileInfo(path).fileName())};
     planProgress_ = new QProgressDialog(steps.front(), tr("Cancel"), 0, kPlanExportSteps, window_);
     planProgress_->setObjectName("planExportProgress");
@@ -147,38 +151,26 @@ bool ExportActions::exportPlanTo(const QString& path) {
     planProgress_->setValue(0);
     connect(planProgress_, &QProgressDialog::canceled, this, &ExportActions::cancelPlanExport);
     planPoll_ = new QTimer(this);
-    connect(planPoll_, &QTimer::timeout, this, [this, control, steps] {
-        if (!planProgress_ || control != planControl_) return;
+    connect(planPoll_, &QTimer::timeout, this, [this, steps] {
+        const DeployablePlanControl* control = planJob_.control();
+        if (!planProgress_ || !control) return;
         const int step = std::clamp(control->step.load(), 0, int(steps.size()) - 1);
         planProgress_->setValue(step);
         planProgress_->setLabelText(steps.at(step));
     });
     planPoll_->start(100);
-
-    auto* watcher = new QFutureWatcher<PlanExportOutcome>(this);
-    connect(watcher, &QFutureWatcher<PlanExportOutcome>::finished, this, [this, watcher, control, path] {
-        watcher->deleteLater();
-        if (control != planControl_) return;  // cancelled: already reported
-        finishPlanExport(path, watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([profile = source.profile, settings = source.settings, path, control] {
-        return exportWhatIfPlan(profile, settings, path, control.get());
-    }));
-    return true;
 }
 
 void ExportActions::cancelPlanExport() {
-    if (!planControl_) return;
     // The worker stops at its next step and writes nothing (the file is written last, after
     // the flag's final check); its result is dropped whenever it arrives.
-    planControl_->cancel.store(true);
+    if (!planJob_.cancel()) return;
     PlanExportOutcome outcome;
     outcome.cancelled = true;
     finishPlanExport({}, outcome);
 }
 
 void ExportActions::finishPlanExport(const QString& path, const PlanExportOutcome& outcome) {
-    planControl_.reset();
     if (planPoll_) planPoll_->deleteLater();
     planPoll_ = nullptr;
     if (planProgress_) {

@@ -7,6 +7,7 @@
 // export_view / export_run_csv / core's writeChromeTrace; failures show a message naming the
 // file. The run actions are enabled only while there is a run to export.
 #include "app/gui/export_plan.h"
+#include "app/gui/latest_job.h"
 #include "views/run_view_data.h"
 #include "views/what_if_settings.h"
 
@@ -50,7 +51,7 @@ public:
     // (the progress dialog shows while it runs); planExportFinished tells how it ended. Returns
     // false (and does nothing) while another plan export runs.
     bool exportPlanTo(const QString& path);
-    bool isExportingPlan() const { return planControl_ != nullptr; }
+    bool isExportingPlan() const { return planJob_.isRunning(); }
     // The progress dialog's Cancel: nothing is written, even if the worker finishes later.
     void cancelPlanExport();
     // Message boxes on (default); tests turn them off and watch planExportFinished.
@@ -70,6 +71,7 @@ private:
     void exportCsv();
     void exportTrace();
     void exportPlan();
+    void showPlanProgress(const QString& path, const views::WhatIfSettings& settings);
     void finishPlanExport(const QString& path, const PlanExportOutcome& outcome);
     QString askPath(const QString& title, const QString& suggested, const QString& filter);
     void report(const QString& error, const QString& path);
@@ -85,7 +87,9 @@ private:
     QAction* trace_;
     QAction* plan_;
     PlanSource planSource_;
-    std::shared_ptr<DeployablePlanControl> planControl_;  // the export in flight, null when none
+    // One at a time; a plan being written when the window closes is still written.
+    LatestJob<PlanExportOutcome, DeployablePlanControl> planJob_{
+        this, LatestJob<PlanExportOutcome, DeployablePlanControl>::WhenDestroyed::LetFinish};
     QProgressDialog* planProgress_ = nullptr;
     QTimer* planPoll_ = nullptr;
     bool dialogs_ = true;

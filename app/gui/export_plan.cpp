@@ -1,7 +1,7 @@
 #include "app/gui/export_plan.h"
 
-#include "core/plan/plan_verifier.h"
-#include "core/sim/hardware_presets.h"
+#include "core/deploy/plan_verifier.h"
+#include "core/hardware/hardware_presets.h"
 #include "views/format_units.h"
 
 #include <QFile>

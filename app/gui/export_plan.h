@@ -2,10 +2,10 @@
 // File > Export > Run as Plan: the plan of the What-if dock's settings as spillway.plan/1
 // (core/plan) for the replay runtime: its policy on its machine, with the dock's operator order
 // and the arena of its placement method (the layout the Offsets tab shows), made by
-// core/plan/deployable_plan (what `spillway-cli plan --export` calls, with the same time
-// limits, so the same settings give the same file). The verifier (core/plan/plan_verifier.h)
+// core/deploy/deployable_plan (what `spillway-cli plan --export` calls, with the same time
+// limits, so the same settings give the same file). The verifier (core/deploy/plan_verifier.h)
 // runs first; a plan it refuses is not written and its problems are returned for the message box.
-#include "core/plan/deployable_plan.h"
+#include "core/deploy/deployable_plan.h"
 #include "core/plan/exported_plan.h"
 #include "views/what_if_settings.h"
 

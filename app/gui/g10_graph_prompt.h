@@ -1,7 +1,7 @@
 #pragma once
 // A G10 transformer graph cannot be read without the batch size that its dimension 99 stands
 // for; measured kernel times come from an optional results folder. This asks the user for both.
-#include "core/io/import_options.h"
+#include "core/io/base/import_options.h"
 
 #include <QString>
 

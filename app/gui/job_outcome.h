@@ -3,8 +3,8 @@
 // timed, and never throwing. A cancellation, an input error the core diagnosed (with its place)
 // and any other failure each land in the outcome's fields, so the GUI thread shows them instead
 // of the app ending.
-#include "core/io/import_error.h"
-#include "core/io/load_progress.h"
+#include "core/io/base/import_error.h"
+#include "core/io/base/load_progress.h"
 
 #include <QElapsedTimer>
 #include <QString>

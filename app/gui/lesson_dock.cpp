@@ -1,7 +1,7 @@
 #include "app/gui/lesson_dock.h"
 
 #include "app/gui/lesson_player.h"
-#include "app/gui/main_window.h"
+#include "app/gui/lesson_stage.h"
 #include "app/gui/play_controller.h"
 #include "core/lesson/lesson.h"
 #include "views/view_link.h"
@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QToolBar>
@@ -20,14 +21,14 @@ namespace spillway::app {
 
 namespace {
 
-void showLessonError(MainWindow* window, const QString& message) {
+void showLessonError(QWidget* window, const QString& message) {
     auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("Could not play the lesson"), message,
                                 QMessageBox::Ok, window);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
 
-void openLessonInDock(MainWindow* window, LessonPlayer* player, QDockWidget* dock, const QString& path) {
+void openLessonInDock(QWidget* window, LessonPlayer* player, QDockWidget* dock, const QString& path) {
     QString error;
     if (!player->openLesson(path, &error)) {
         showLessonError(window, error);
@@ -48,10 +49,11 @@ QString lessonMenuText(const std::filesystem::path& file) {
 
 }  // namespace
 
-LessonPlayer* installLessonPlayer(MainWindow* window) {
+LessonPlayer* installLessonPlayer(LessonStage* stage) {
+    QMainWindow* window = stage->stageWindow();
     auto* dock = new QDockWidget(QObject::tr("Lesson"), window);
     dock->setObjectName("lessonDock");
-    auto* player = new LessonPlayer(window, dock);
+    auto* player = new LessonPlayer(stage, dock);
     dock->setWidget(player);
     window->addDockWidget(Qt::RightDockWidgetArea, dock);
     dock->hide();
@@ -87,8 +89,9 @@ LessonPlayer* installLessonPlayer(MainWindow* window) {
     return player;
 }
 
-PlayController* installPlayToolBar(MainWindow* window) {
-    auto* play = new PlayController(window->viewLink(), window);
+PlayController* installPlayToolBar(LessonStage* stage) {
+    QMainWindow* window = stage->stageWindow();
+    auto* play = new PlayController(stage->viewLink(), window);
     auto* bar = window->addToolBar(QObject::tr("Play"));
     bar->setObjectName("playToolBar");
     QAction* toggle = bar->addAction(QIcon::fromTheme("media-playback-start"), QObject::tr("Play"));
@@ -111,8 +114,8 @@ PlayController* installPlayToolBar(MainWindow* window) {
     where->setMinimumWidth(220);
     bar->addWidget(where);
 
-    auto showPosition = [window, where](std::int64_t kernel) {
-        const auto& run = window->currentRun();
+    auto showPosition = [stage, where](std::int64_t kernel) {
+        const auto& run = stage->currentRun();
         if (!run || kernel < 0 || kernel >= std::int64_t(run->result.kernels.size())) {
             where->clear();
             return;
@@ -123,13 +126,13 @@ PlayController* installPlayToolBar(MainWindow* window) {
                            .arg(run->result.kernels.size())
                            .arg(QString::fromStdString(run->profile->profile->kernels[size_t(pos)].name)));
     };
-    QObject::connect(window->viewLink(), &views::ViewLink::selectedKernelChanged, where, showPosition);
-    QObject::connect(window, &MainWindow::runShown, play, [window, play, toggle] {
-        const auto& run = window->currentRun();
+    QObject::connect(stage->viewLink(), &views::ViewLink::selectedKernelChanged, where, showPosition);
+    QObject::connect(stage->stageSignals(), &StageSignals::runShown, play, [stage, play, toggle] {
+        const auto& run = stage->currentRun();
         play->setKernelCount(run ? std::int64_t(run->result.kernels.size()) : 0);
         toggle->setEnabled(play->kernelCount() > 0);
     });
-    QObject::connect(window, &MainWindow::profileLoaded, play, [play, toggle] {
+    QObject::connect(stage->stageSignals(), &StageSignals::profileLoaded, play, [play, toggle] {
         play->setKernelCount(0);  // until the new profile's run is shown
         toggle->setEnabled(false);
     });

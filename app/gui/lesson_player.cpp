@@ -1,30 +1,32 @@
 #include "app/gui/lesson_player.h"
 
-#include "app/gui/main_window.h"
+#include "app/gui/lesson_stage.h"
 #include "app/gui/simulation_runner.h"
-#include "core/io/import_error.h"
-#include "app/gui/offsets_page.h"
+#include "core/io/base/import_error.h"
 #include "core/layout/operator_order.h"
 #include "core/layout/placement.h"
 #include "core/layout/profile_allocation.h"
 #include "views/format_units.h"
-#include "views/stall_breakdown_widget.h"
 #include "views/view_link.h"
-#include "views/what_if_panel.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace spillway::app {
+
+// Plans every (order, placement) pair a step names: the order, its allocation problem, and the
+// placement of that problem. Small lesson profiles make this milliseconds; it runs off the GUI
+// thread anyway, like every planner call in the app.
+struct PlannedLayouts {
+    std::vector<LessonLayout> layouts;
+    QString error;  // what went wrong; the layouts are then empty
+};
 
 namespace {
 
@@ -36,14 +38,6 @@ bool samePath(const QString& a, const std::filesystem::path& b) {
     const QString other = QString::fromStdString(b.string());
     return !a.isEmpty() && QFileInfo(a).canonicalFilePath() == QFileInfo(other).canonicalFilePath();
 }
-
-// Plans every (order, placement) pair a step names: the order, its allocation problem, and the
-// placement of that problem. Small lesson profiles make this milliseconds; it runs off the GUI
-// thread anyway, like every planner call in the app.
-struct PlannedLayouts {
-    std::vector<LessonLayout> layouts;
-    QString error;  // what went wrong; the layouts are then empty
-};
 
 std::vector<LessonLayout> planLayoutsOrThrow(const Profile& profile, const std::vector<std::string>& orders,
                                              const std::vector<std::string>& placements) {
@@ -87,7 +81,7 @@ PlannedLayouts planLayouts(std::shared_ptr<const views::ProfileViewData> data, s
 
 }  // namespace
 
-LessonPlayer::LessonPlayer(MainWindow* window, QWidget* parent) : QWidget(parent), window_(window) {
+LessonPlayer::LessonPlayer(LessonStage* stage, QWidget* parent) : QWidget(parent), stage_(stage) {
     setObjectName("lessonPlayer");
     lessonTitle_ = new QLabel(this);
     lessonTitle_->setObjectName("lessonTitle");
@@ -112,7 +106,7 @@ LessonPlayer::LessonPlayer(MainWindow* window, QWidget* parent) : QWidget(parent
     figureCaption_ = new QLabel(this);
     figureCaption_->setObjectName("lessonFigureCaption");
     figureCaption_->setWordWrap(true);
-    figure_ = new views::OffsetMapWidget(window_->viewLink(), this);
+    figure_ = new views::OffsetMapWidget(stage_->viewLink(), this);
     figure_->setObjectName("lessonLayoutFigure");
     figure_->setMinimumHeight(220);
     counter_ = new QLabel(this);
@@ -141,18 +135,19 @@ LessonPlayer::LessonPlayer(MainWindow* window, QWidget* parent) : QWidget(parent
     figureCaption_->hide();
     figure_->hide();
 
-    connect(window_, &MainWindow::profileLoaded, this, [this](const QString& path) {
+    StageSignals* news = stage_->stageSignals();
+    connect(news, &StageSignals::profileLoaded, this, [this](const QString& path) {
         if (!waitingForProfile_ || !lesson_ || !samePath(path, lesson_->profileOf(size_t(step_)))) return;
         waitingForProfile_ = false;
         applyStep();
     });
-    connect(window_, &MainWindow::loadFailed, this, [this](const QString&, const QString& where, const QString& message) {
+    connect(news, &StageSignals::loadFailed, this, [this](const QString&, const QString& where, const QString& message) {
         if (!waitingForProfile_) return;
         waitingForProfile_ = false;
         emit lessonFailed(where + ": " + message);
     });
-    connect(window_, &MainWindow::runShown, this, &LessonPlayer::onRunShown);
-    connect(window_, &MainWindow::runFailed, this, [this](const QString& message) {
+    connect(news, &StageSignals::runShown, this, &LessonPlayer::onRunShown);
+    connect(news, &StageSignals::runFailed, this, [this](const QString& message) {
         if (!waitingForRun_) return;
         waitingForRun_ = false;
         text_->append(tr("<p style='color:#b00'>The simulation failed: %1</p>").arg(message.toHtmlEscaped()));
@@ -190,7 +185,8 @@ bool LessonPlayer::openLesson(const QString& path, QString* error) {
 void LessonPlayer::goToStep(int step) {
     if (!lesson_ || step < 0 || step >= stepCount()) return;
     step_ = step;
-    ++ticket_;
+    comparisons_.cancel();
+    layoutJob_.cancel();
     compared_.clear();
     layouts_.clear();
     runSummary_->clear();
@@ -198,9 +194,9 @@ void LessonPlayer::goToStep(int step) {
     partsPending_ = 0;
     updateText();
     const std::filesystem::path& profile = lesson_->profileOf(size_t(step_));
-    if (!samePath(window_->currentPath(), profile) || !window_->viewData()) {
+    if (!samePath(stage_->currentPath(), profile) || !stage_->viewData()) {
         waitingForProfile_ = true;
-        window_->openProfileWith(QString::fromStdString(profile.string()), {});
+        stage_->openProfileWith(QString::fromStdString(profile.string()), {});
         return;
     }
     waitingForProfile_ = false;
@@ -211,7 +207,7 @@ void LessonPlayer::applyStep() {
     const LessonStep& step = lesson_->steps[size_t(step_)];
     const LessonSettings settings = effectiveLessonSettings(*lesson_, size_t(step_));
     try {
-        checkLessonSelection(*lesson_, size_t(step_), *window_->viewData()->profile);
+        checkLessonSelection(*lesson_, size_t(step_), *stage_->viewData()->profile);
     } catch (const ImportError& e) {
         emit lessonFailed(describe(e));
         return;
@@ -219,13 +215,9 @@ void LessonPlayer::applyStep() {
     // Three parts: the main run, the compared runs, the layouts; each finishes once.
     partsPending_ = 3;
     // The Offsets tab plans with the step's order and placement, so the tab matches the text.
-    if (settings.order || settings.placement) {
-        const OffsetsPage* page = window_->offsetsPage();
-        const LayoutRequest current = page->request();
-        window_->offsetsPage()->setMethods(
-            settings.order ? QString::fromStdString(*settings.order) : current.order,
-            settings.placement ? QString::fromStdString(*settings.placement) : current.placement);
-    }
+    if (settings.order || settings.placement)
+        stage_->setLayoutMethods(QString::fromStdString(settings.order.value_or("")),
+                                 QString::fromStdString(settings.placement.value_or("")));
     switchTab(step.view);
     applySelection(step.select);
     waitingForRun_ = true;
@@ -235,37 +227,32 @@ void LessonPlayer::applyStep() {
 }
 
 void LessonPlayer::applySettings(const LessonSettings& s) {
-    views::WhatIfPanel* panel = window_->whatIfPanel();
     // Every step starts from its preset's values, so Back shows exactly what it showed before.
-    if (s.preset) panel->selectPreset(QString::fromStdString(*s.preset));
-    views::WhatIfSettings w = panel->settings();
+    if (s.preset) stage_->selectWhatIfPreset(QString::fromStdString(*s.preset));
+    views::WhatIfSettings w = stage_->whatIfSettings();
     if (s.policy) w.policy = QString::fromStdString(*s.policy);
-    if (s.gpuMemory) w.gpuBytes = s.gpuMemory->resolve(window_->viewData()->summary.peakBytes);
+    if (s.gpuMemory) w.gpuBytes = s.gpuMemory->resolve(stage_->viewData()->summary.peakBytes);
     if (s.hostMemory) w.hostBytes = *s.hostMemory;
     if (s.ssdBytesPerSecond) w.ssdBytesPerSecond = *s.ssdBytesPerSecond;
     if (s.pcieBytesPerSecond) w.pcieBytesPerSecond = *s.pcieBytesPerSecond;
     if (s.faultLatency) w.faultLatencyNs = *s.faultLatency;
-    panel->setSettings(w);
-    // setSettings is quiet (it restores state); a lesson step is a change the user asked for, so
-    // announce it the way the panel does, and the window re-simulates. The spin boxes round to
-    // their decimals, so the announced settings are what the panel now shows.
-    emit panel->settingsChanged(panel->settings());
+    // A lesson step is a change the user asked for: the window re-simulates.
+    stage_->applyWhatIf(w);
 }
 
 void LessonPlayer::applySelection(const LessonSelection& sel) {
-    views::ViewLink* link = window_->viewLink();
+    views::ViewLink* link = stage_->viewLink();
     if (sel.rangeStart && sel.rangeEnd) link->setTimeRange({*sel.rangeStart, *sel.rangeEnd});
     else link->clearTimeRange();
     link->selectKernel(sel.kernel ? *sel.kernel : -1);
-    link->selectTensor(selectedTensorPosition(sel, *window_->viewData()->profile));
+    link->selectTensor(selectedTensorPosition(sel, *stage_->viewData()->profile));
 }
 
 void LessonPlayer::switchTab(const std::string& view) {
-    QTabWidget* tabs = window_->tabs();
     const QString id = QString::fromStdString(view);
-    for (int i = 0; i < tabs->count(); ++i)
-        if (tabs->tabText(i).remove('&').startsWith(id, Qt::CaseInsensitive)) {
-            tabs->setCurrentIndex(i);
+    for (int i = 0; i < stage_->tabCount(); ++i)
+        if (stage_->tabTitle(i).remove('&').startsWith(id, Qt::CaseInsensitive)) {
+            stage_->showTab(i);
             return;
         }
     // A view this build has no tab for (the lesson is newer than the app): stay where we are.
@@ -276,27 +263,23 @@ void LessonPlayer::startComparisons(const LessonStep& step) {
         finishPart();
         return;
     }
-    const views::WhatIfSettings base = window_->whatIfPanel()->settings();
-    auto* watcher = new QFutureWatcher<std::vector<std::shared_ptr<const views::RunViewData>>>(this);
-    const quint64 ticket = ticket_;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
-        watcher->deleteLater();
-        if (ticket != ticket_) return;
-        compared_ = watcher->result();
-        if (!waitingForRun_) window_->stallBreakdown()->setRuns(compared_);
-        updateRunSummary();
-        finishPart();
-    });
-    watcher->setFuture(QtConcurrent::run([data = window_->viewData(), base, policies = step.compare.policies] {
-        std::vector<std::shared_ptr<const views::RunViewData>> runs;
-        for (const std::string& policy : policies) {
-            views::WhatIfSettings s = base;
-            s.policy = QString::fromStdString(policy);
-            SimulationOutcome outcome = simulateForViews(data, s, nullptr);
-            if (outcome.run) runs.push_back(std::move(outcome.run));
-        }
-        return runs;
-    }));
+    comparisons_.start(
+        [data = stage_->viewData(), base = stage_->whatIfSettings(), policies = step.compare.policies](JobControl&) {
+            std::vector<std::shared_ptr<const views::RunViewData>> runs;
+            for (const std::string& policy : policies) {
+                views::WhatIfSettings s = base;
+                s.policy = QString::fromStdString(policy);
+                SimulationOutcome outcome = simulateForViews(data, s, nullptr);
+                if (outcome.run) runs.push_back(std::move(outcome.run));
+            }
+            return runs;
+        },
+        [this](std::vector<std::shared_ptr<const views::RunViewData>> runs) {
+            compared_ = std::move(runs);
+            if (!waitingForRun_) stage_->showStallRuns(compared_);
+            updateRunSummary();
+            finishPart();
+        });
 }
 
 void LessonPlayer::startLayouts(const LessonStep& step, const LessonSettings& settings) {
@@ -314,31 +297,28 @@ void LessonPlayer::startLayouts(const LessonStep& step, const LessonSettings& se
     std::vector<std::string> placements = step.compare.placements;
     if (placements.empty()) placements.push_back(settings.placement.value_or("exact"));
     figureCaption_->setText(tr("Planning the layout…"));
-    auto* watcher = new QFutureWatcher<PlannedLayouts>(this);
-    const quint64 ticket = ticket_;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
-        watcher->deleteLater();
-        if (ticket != ticket_) return;
-        PlannedLayouts planned = watcher->result();
-        if (!planned.error.isEmpty()) {
-            figureCaption_->setText(tr("Could not plan the layout: %1").arg(planned.error));
-            finishPart();
-            return;
-        }
-        layouts_ = std::move(planned.layouts);
-        std::vector<std::shared_ptr<const views::PlacedArena>> arenas;
-        QStringList lines;
-        for (const LessonLayout& l : layouts_) {
-            arenas.push_back(l.arena);
-            lines << tr("%1 order, %2: theoretical peak %3, arena %4")
-                         .arg(QString::fromStdString(l.order), QString::fromStdString(l.placement),
-                              views::formatBytes(l.theoreticalPeak), views::formatBytes(l.arenaBytes));
-        }
-        figure_->setArenas(std::move(arenas));
-        figureCaption_->setText(lines.join('\n'));
+    layoutJob_.start([data = stage_->viewData(), orders, placements](JobControl&) { return planLayouts(data, orders, placements); },
+                     [this](PlannedLayouts planned) { showLayouts(std::move(planned)); });
+}
+
+void LessonPlayer::showLayouts(PlannedLayouts planned) {
+    if (!planned.error.isEmpty()) {
+        figureCaption_->setText(tr("Could not plan the layout: %1").arg(planned.error));
         finishPart();
-    });
-    watcher->setFuture(QtConcurrent::run(planLayouts, window_->viewData(), orders, placements));
+        return;
+    }
+    layouts_ = std::move(planned.layouts);
+    std::vector<std::shared_ptr<const views::PlacedArena>> arenas;
+    QStringList lines;
+    for (const LessonLayout& l : layouts_) {
+        arenas.push_back(l.arena);
+        lines << tr("%1 order, %2: theoretical peak %3, arena %4")
+                     .arg(QString::fromStdString(l.order), QString::fromStdString(l.placement),
+                          views::formatBytes(l.theoreticalPeak), views::formatBytes(l.arenaBytes));
+    }
+    figure_->setArenas(std::move(arenas));
+    figureCaption_->setText(lines.join('\n'));
+    finishPart();
 }
 
 void LessonPlayer::onRunShown() {
@@ -346,7 +326,7 @@ void LessonPlayer::onRunShown() {
     if (!waitingForRun_) return;
     waitingForRun_ = false;
     // The window just showed its own run alone; the step's comparison, if ready, goes back in.
-    if (!compared_.empty()) window_->stallBreakdown()->setRuns(compared_);
+    if (!compared_.empty()) stage_->showStallRuns(compared_);
     finishPart();
 }
 
@@ -379,7 +359,7 @@ QString LessonPlayer::runSummaryText() const { return runSummary_->text(); }
 void LessonPlayer::updateRunSummary() {
     if (!lesson_) return;
     QStringList lines;
-    if (compared_.empty() && window_->currentRun()) lines << runLine(*window_->currentRun());
+    if (compared_.empty() && stage_->currentRun()) lines << runLine(*stage_->currentRun());
     for (const auto& run : compared_) lines << runLine(*run);
     runSummary_->setText(lines.join("<br>"));
 }

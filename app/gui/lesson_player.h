@@ -1,10 +1,11 @@
 #pragma once
 // The lesson player: a panel that plays a lesson (core/lesson) step by step over the real main
-// window. Each step opens the step's profile if another one is open, applies the step's machine
+// window, through what the window offers a lesson (lesson_stage.h). Each step opens the step's profile if another one is open, applies the step's machine
 // and policy to the what-if panel (which re-simulates), switches to the step's tab, selects the
 // kernel, tensor or time range it names, simulates the policies it compares (shown together in
 // the Stalls view) and plans the layouts it names (order and placement, drawn as offset maps in
 // the panel itself). stepReady() tells when all of that is on screen.
+#include "app/gui/latest_job.h"
 #include "core/lesson/lesson.h"
 #include "views/offset_map_widget.h"
 #include "views/run_view_data.h"
@@ -21,7 +22,8 @@ class QTextBrowser;
 
 namespace spillway::app {
 
-class MainWindow;
+class LessonStage;
+struct PlannedLayouts;
 
 // One planned layout of a lesson step (what the offset-map figure shows), made off the GUI thread.
 struct LessonLayout {
@@ -35,7 +37,7 @@ struct LessonLayout {
 class LessonPlayer : public QWidget {
     Q_OBJECT
 public:
-    LessonPlayer(MainWindow* window, QWidget* parent = nullptr);
+    LessonPlayer(LessonStage* stage, QWidget* parent = nullptr);
 
     // Reads the lesson and shows its first step. On a bad file returns false and sets *error to
     // the place and the problem ("file: /steps/2/view: ..."); the lesson shown before stays.
@@ -73,15 +75,18 @@ private:
     void switchTab(const std::string& view);
     void startComparisons(const LessonStep& step);
     void startLayouts(const LessonStep& step, const LessonSettings& settings);
+    void showLayouts(PlannedLayouts planned);
     void onRunShown();
     void finishPart();
     void updateText();
     void updateRunSummary();
 
-    MainWindow* window_;
+    LessonStage* stage_;
     std::optional<Lesson> lesson_;
     int step_ = -1;
-    quint64 ticket_ = 0;  // results of an earlier step are dropped
+    // A step's runs and layouts come from workers; those of an earlier step are dropped.
+    LatestJob<std::vector<std::shared_ptr<const views::RunViewData>>> comparisons_{this};
+    LatestJob<PlannedLayouts> layoutJob_{this};
     bool waitingForProfile_ = false;
     bool waitingForRun_ = false;
     int partsPending_ = 0;

@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
         if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
         window.setErrorDialogsEnabled(false);
         window.show();
-        auto* tour = new spillway::app::ScreenshotTour(&window, parser.positionalArguments().first(), parser.value(screenshots),
+        auto* tour = new spillway::app::ScreenshotTour(&window, window.lessonPlayer(), parser.positionalArguments().first(),
+                                                       parser.value(screenshots),
                                                        spillway::app::LessonPlayer::bundledLessonFolder(), &app);
         QObject::connect(tour, &spillway::app::ScreenshotTour::finished, &app, [](int status) { QCoreApplication::exit(status); });
         tour->start();

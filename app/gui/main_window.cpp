@@ -14,8 +14,8 @@
 #include "app/gui/simulation_runner.h"
 #include "app/gui/sweep_page.h"
 #include "app/gui/workload_page.h"
-#include "core/io/workload.h"
-#include "core/io/native_json.h"
+#include "core/workload/workload.h"
+#include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
 #include "views/filtered_table_view.h"
 #include "views/format_units.h"
@@ -37,7 +37,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -50,7 +49,6 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace spillway::app {
 
@@ -84,6 +82,7 @@ MainWindow::MainWindow(const QString& workspacePath, QWidget* parent) : QMainWin
     createCentralArea();
     createWhatIfDock();
     createWorkspaceDock(workspacePath);
+    createStageSignals();
     lessonPlayer_ = installLessonPlayer(this);
     play_ = installPlayToolBar(this);
     createCompareKeyboardAndFind();
@@ -306,7 +305,7 @@ void MainWindow::createStatusBar() {
     busyLabel_ = new QLabel(this);
     busyBar_ = new QProgressBar(this);
     busyBar_->setObjectName("busyIndicator");
-    busyBar_->setRange(0, 100);  // percent of the load (LoadControl)
+    busyBar_->setRange(0, 100);  // percent of the load (its JobControl)
     busyBar_->setMaximumWidth(140);
     busyBar_->setMaximumHeight(statusBar()->fontMetrics().height() + 4);
     busyBar_->setTextVisible(false);
@@ -426,49 +425,36 @@ void MainWindow::openProfile(const QString& path) {
 }
 
 void MainWindow::openProfileWith(const QString& path, const ImportOptions& options) {
-    const quint64 ticket = ++latestLoad_;
-    ++pendingLoads_;
-    if (loadControl_) loadControl_->cancel = true;  // a newer load supersedes it: stop reading
-    auto control = std::make_shared<LoadControl>();
-    loadControl_ = control;
+    profileRequested_ = true;
+    // A newer load supersedes the one still running: it stops reading.
+    load_.start([path, options](JobControl& control) { return loadProfileForViews(path, options, &control); },
+                [this](const ProfileLoadOutcome& outcome) {
+                    loadPoll_->stop();
+                    if (outcome.ok()) {
+                        busyBar_->setValue(100);
+                        emit loadProgress(100);
+                    }
+                    if (!outcome.cancelled) finishLoad(outcome);
+                    updateBusyIndicator({});
+                });
     loadingPath_ = path;
     busyBar_->setValue(0);
     loadPoll_->start();
     updateBusyIndicator(path);
-    auto* watcher = new QFutureWatcher<ProfileLoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket] {
-        watcher->deleteLater();
-        --pendingLoads_;
-        if (ticket == latestLoad_) {
-            const ProfileLoadOutcome outcome = watcher->result();
-            loadControl_.reset();
-            loadPoll_->stop();
-            if (outcome.ok()) {
-                busyBar_->setValue(100);
-                emit loadProgress(100);
-            }
-            if (!outcome.cancelled) finishLoad(outcome);
-        }
-        updateBusyIndicator({});
-    });
-    // The job holds its own reference to the control: the window may drop it (cancel) first.
-    watcher->setFuture(QtConcurrent::run([path, options, control] { return loadProfileForViews(path, options, control.get()); }));
 }
 
 void MainWindow::pollLoadProgress() {
-    if (!loadControl_) return;
-    const int percent = loadControl_->percent.load(std::memory_order_relaxed);
+    const JobControl* control = load_.control();
+    if (!control) return;
+    const int percent = control->percent.load(std::memory_order_relaxed);
     if (percent <= busyBar_->value() || percent >= 100) return;  // 100 once the data is shown
     busyBar_->setValue(percent);
     emit loadProgress(percent);
 }
 
 void MainWindow::cancelLoad() {
-    if (!loadControl_) return;
-    loadControl_->cancel = true;
-    loadControl_.reset();
+    if (!load_.cancel()) return;  // the job's result, if it still comes, is dropped
     loadPoll_->stop();
-    ++latestLoad_;  // the job's result, if it still comes, no longer matches
     updateBusyIndicator({});
     statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(loadingPath_).fileName()), 8000);
     emit loadCancelled(loadingPath_);
@@ -535,7 +521,7 @@ void MainWindow::reportLoadError(const ProfileLoadOutcome& outcome) {
 }
 
 void MainWindow::updateBusyIndicator(const QString& path) {
-    const bool busy = loadControl_ != nullptr;  // a cancelled job may still be winding down
+    const bool busy = load_.isRunning();  // not a cancelled job still winding down
     if (busy && !path.isEmpty()) busyLabel_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     busyLabel_->setVisible(busy);
     busyBar_->setVisible(busy);

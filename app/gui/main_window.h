@@ -4,6 +4,9 @@
 // ProfileViewData, and the run tabs (Memory, Stalls, Lifetimes) over the latest simulated run,
 // linked through one ViewLink and driven by the What-if dock. Profiles load and runs simulate on
 // worker threads; the window stays responsive and keeps the previous profile when a load fails.
+// Lessons and the screenshot tour see it as a LessonStage (main_window_stage.cpp).
+#include "app/gui/latest_job.h"
+#include "app/gui/lesson_stage.h"
 #include "app/gui/profile_load_job.h"
 #include "views/run_view_data.h"
 #include "views/profile_view_data.h"
@@ -13,6 +16,7 @@
 #include <memory>
 
 class QAction;
+class QElapsedTimer;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -50,8 +54,10 @@ class FindBar;
 class KeyboardNavigator;
 class KeyboardShortcuts;
 class WorkloadPage;
+struct ChangedRunOutcome;
+struct StoredLoadOutcome;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public LessonStage {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
@@ -63,14 +69,15 @@ public:
     // Opens a file or folder; asks for what the format needs (a G10 graph's batch size) first.
     void openProfile(const QString& path);
     // Opens with these options, asking nothing (tests, Reload, the command line).
-    void openProfileWith(const QString& path, const ImportOptions& options);
+    void openProfileWith(const QString& path, const ImportOptions& options) override;
 
-    bool isLoading() const { return pendingLoads_ > 0; }
+    // Until every load's worker is back, a cancelled or superseded one included.
+    bool isLoading() const { return load_.unfinished() > 0; }
     // Stops the load in progress (the status bar's Cancel): the open profile stays, the load's
     // result is dropped even if it still arrives, and loadCancelled is emitted. No-op when idle.
     void cancelLoad();
-    const std::shared_ptr<const views::ProfileViewData>& viewData() const { return data_; }
-    QString currentPath() const { return currentPath_; }
+    const std::shared_ptr<const views::ProfileViewData>& viewData() const override { return data_; }
+    QString currentPath() const override { return currentPath_; }
 
     // Load errors always emit loadFailed; with dialogs enabled (the default) they also show a
     // non-blocking message box. Tests turn the boxes off and watch the signal.
@@ -81,7 +88,7 @@ public:
     views::FilteredTableView* tensorTable() const { return tensorTable_; }
     QTabWidget* tabs() const { return tabs_; }
     views::WhatIfPanel* whatIfPanel() const { return whatIf_; }
-    views::ViewLink* viewLink() const { return link_; }
+    views::ViewLink* viewLink() const override { return link_; }
     views::MemoryTimelineWidget* memoryTimeline() const { return timeline_; }
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
     views::TensorGanttWidget* tensorGantt() const { return gantt_; }
@@ -89,9 +96,8 @@ public:
     // Lessons (Lessons menu, lesson dock) and play mode (Play toolbar): app/gui/lesson_dock.h.
     LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
     PlayController* playController() const { return play_; }
-    // Export, Traffic and Offsets (issue 5).
+    // Export and Offsets (issue 5).
     ExportActions* exportActions() const { return exportActions_; }
-    views::TrafficWidget* trafficView() const { return traffic_; }
     OffsetsPage* offsetsPage() const { return offsets_; }
     // Compare mode, keyboard navigation and find (docs/app.md).
     ComparePage* comparePage() const { return compare_; }
@@ -101,13 +107,28 @@ public:
     KeyboardShortcuts* keyboardShortcuts() const { return shortcuts_; }
     FindBar* findBar() const { return findBar_; }
     // The run the run tabs show; null before the first simulation of the open profile.
-    const std::shared_ptr<const views::RunViewData>& currentRun() const { return run_; }
+    const std::shared_ptr<const views::RunViewData>& currentRun() const override { return run_; }
 
     // ---- several jobs (main_window_workload.cpp, issue 6): the Jobs tab
     WorkloadPage* workloadPage() const { return workloadPage_; }
     // Reads and runs a spillway.workload/1 file in the Jobs tab (File ▸ Open Workload, and
     // openProfile when the file is a workload); errors emit WorkloadPage::workloadFailed.
-    void openWorkload(const QString& path);
+    void openWorkload(const QString& path) override;
+
+    // ---- as a lesson stage (main_window_stage.cpp): what lessons and the screenshot tour do
+    QMainWindow* stageWindow() override { return this; }
+    StageSignals* stageSignals() override { return stageSignals_; }
+    views::WhatIfSettings whatIfSettings() const override;
+    void selectWhatIfPreset(const QString& preset) override;
+    void applyWhatIf(const views::WhatIfSettings& settings) override;
+    void setLayoutMethods(const QString& order, const QString& placement) override;
+    void showStallRuns(const std::vector<std::shared_ptr<const views::RunViewData>>& runs) override;
+    int tabCount() const override;
+    QString tabTitle(int index) const override;
+    TabKind tabKind(int index) const override;
+    void showTab(int index) override;
+    void runSweep() override;
+    bool isTabBusy(int index) const override;
 
     // ---- workspace (main_window_workspace.cpp)
     WorkspaceSession* workspaceSession() const { return workspace_; }
@@ -181,8 +202,8 @@ private:
     std::shared_ptr<const views::ProfileViewData> data_;
     QString currentPath_;
     ImportOptions currentOptions_;
-    quint64 latestLoad_ = 0;  // a load that finishes after a newer one started is dropped
-    int pendingLoads_ = 0;
+    LatestJob<ProfileLoadOutcome> load_{this};  // a load superseded or cancelled is dropped
+    bool profileRequested_ = false;  // a profile was asked for (command line, test, lesson)
     bool errorDialogs_ = true;
 
     views::KernelTableModel* kernelModel_;
@@ -213,8 +234,7 @@ private:
     QLabel* statusSummary_ = nullptr;
     QLabel* busyLabel_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
-    // Open with progress and cancel: the newest load's control (null when none runs), polled.
-    std::shared_ptr<LoadControl> loadControl_;
+    // Open with progress and cancel: the newest load's progress is polled.
     QString loadingPath_;
     QTimer* loadPoll_ = nullptr;
     QToolButton* cancelLoadButton_ = nullptr;
@@ -227,6 +247,10 @@ private:
     QAction* closeAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+
+    // ---- as a lesson stage (main_window_stage.cpp)
+    void createStageSignals();
+    StageSignals* stageSignals_ = nullptr;
 
     // ---- several jobs (main_window_workload.cpp)
     void createWorkloadPage(QMenu* file);
@@ -242,6 +266,9 @@ private:
     void forgetPreviousWorkspace(const QString& path);
     void storeOpenedProfile();
     void showStoredItem(qint64 profileId, qint64 runId);
+    void showStoredOutcome(const StoredLoadOutcome& outcome, const QElapsedTimer& timer);
+    void storeDuplicate(qint64 runId, const QString& sourceName, const views::WhatIfSettings& settings,
+                        const ChangedRunOutcome& outcome);
     void saveWorkspaceViewState();
     void restoreWorkspaceViewState();
     WorkspaceSession* workspace_ = nullptr;
@@ -249,7 +276,7 @@ private:
     QAction* keepRunAction_ = nullptr;
     qint64 currentProfileId_ = 0;
     qint64 shownStoredRunId_ = 0;
-    quint64 storedLoadTicket_ = 0;  // a stored item that loads after a newer request is dropped
+    LatestJob<StoredLoadOutcome> storedLoad_{this};  // dropped when a newer item or profile is asked for
     bool viewStateRestored_ = false;  // selections are saved only once the last ones were read
 };
 

@@ -18,7 +18,6 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -32,7 +31,6 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace spillway::app {
 
@@ -132,7 +130,7 @@ void MainWindow::createWorkspaceDock(const QString& workspacePath) {
     connect(workspaceDock_, &WorkspaceDock::duplicateRequested, this, &MainWindow::duplicateRunWithChanges);
     // A profile opened from a file goes into the workspace; a stored one still loading is stale.
     connect(this, &MainWindow::profileLoaded, this, [this] {
-        ++storedLoadTicket_;
+        storedLoad_.cancel();
         storeOpenedProfile();
     });
     // A live simulation replaced whatever stored run was shown.
@@ -168,7 +166,7 @@ void MainWindow::forgetPreviousWorkspace(const QString& path) {
     QSettings().setValue(kLastWorkspaceKey, path);
     currentProfileId_ = 0;
     shownStoredRunId_ = 0;
-    ++storedLoadTicket_;
+    storedLoad_.cancel();
     viewStateRestored_ = true;  // selections from now on belong to this workspace
 }
 
@@ -322,45 +320,44 @@ void MainWindow::showStoredProfile(qint64 profileId) {
 
 void MainWindow::showStoredItem(qint64 profileId, qint64 runId) {
     if (!workspace_->isOpen()) return;
-    const quint64 ticket = ++storedLoadTicket_;
     statusBar()->showMessage(tr("Loading from the workspace…"));
     QElapsedTimer timer;
     timer.start();
-    auto* watcher = new QFutureWatcher<StoredLoadOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket, timer] {
-        watcher->deleteLater();
-        if (ticket != storedLoadTicket_) return;
-        const StoredLoadOutcome outcome = watcher->result();
-        if (!outcome.ok()) {
-            workspace_->reportError(outcome.error);
-            return;
-        }
-        if (outcome.profile != data_) showProfile(outcome.profile, outcome.sourcePath, {});
-        currentProfileId_ = outcome.profileId;
-        if (outcome.run) {
-            // The stored result is what the views show: the simulation showProfile started, or
-            // one still running from the previous setting, must not replace it.
-            runner_->cancel();
-            whatIf_->setSettings(whatIfSettingsOf(outcome.run->hardware, outcome.runPolicy.toStdString()));
-            // elapsed: reading the stored run (and its profile when another was open) and the views' data.
-            showRun(outcome.run, timer.nsecsElapsed());
-            shownStoredRunId_ = outcome.runId;
-            const auto& r = outcome.run->result;
-            statusBar()->showMessage(tr("%1 (kept): iteration %2 (compute %3, stalls %4), read from the workspace in %5")
-                                         .arg(outcome.run->name, views::formatDuration(r.iterationTime),
-                                              views::formatDuration(r.totals.compute),
-                                              views::formatDuration(r.iterationTime - r.totals.compute),
-                                              views::formatDuration(timer.nsecsElapsed())));
-            emit storedRunShown(outcome.runId);
-        } else {
-            statusBar()->showMessage(tr("Opened ‘%1’ from the workspace in %2")
-                                         .arg(workspace_->model()->nameOf({Kind::Profile, outcome.profileId}),
-                                              views::formatDuration(timer.nsecsElapsed())),
-                                     8000);
-        }
-    });
-    watcher->setFuture(QtConcurrent::run(loadStoredForViews, workspace_->path(), profileId, runId,
-                                         currentProfileId_, data_));
+    storedLoad_.start(
+        [path = workspace_->path(), profileId, runId, openId = currentProfileId_, open = data_](JobControl&) {
+            return loadStoredForViews(path, profileId, runId, openId, open);
+        },
+        [this, timer](const StoredLoadOutcome& outcome) { showStoredOutcome(outcome, timer); });
+}
+
+void MainWindow::showStoredOutcome(const StoredLoadOutcome& outcome, const QElapsedTimer& timer) {
+    if (!outcome.ok()) {
+        workspace_->reportError(outcome.error);
+        return;
+    }
+    if (outcome.profile != data_) showProfile(outcome.profile, outcome.sourcePath, {});
+    currentProfileId_ = outcome.profileId;
+    if (!outcome.run) {
+        statusBar()->showMessage(tr("Opened ‘%1’ from the workspace in %2")
+                                     .arg(workspace_->model()->nameOf({Kind::Profile, outcome.profileId}),
+                                          views::formatDuration(timer.nsecsElapsed())),
+                                 8000);
+        return;
+    }
+    // The stored result is what the views show: the simulation showProfile started, or one still
+    // running from the previous setting, must not replace it.
+    runner_->cancel();
+    whatIf_->setSettings(whatIfSettingsOf(outcome.run->hardware, outcome.runPolicy.toStdString()));
+    // elapsed: reading the stored run (and its profile when another was open) and the views' data.
+    showRun(outcome.run, timer.nsecsElapsed());
+    shownStoredRunId_ = outcome.runId;
+    const auto& r = outcome.run->result;
+    statusBar()->showMessage(tr("%1 (kept): iteration %2 (compute %3, stalls %4), read from the workspace in %5")
+                                 .arg(outcome.run->name, views::formatDuration(r.iterationTime),
+                                      views::formatDuration(r.totals.compute),
+                                      views::formatDuration(r.iterationTime - r.totals.compute),
+                                      views::formatDuration(timer.nsecsElapsed())));
+    emit storedRunShown(outcome.runId);
 }
 
 void MainWindow::duplicateRunWithChanges(qint64 runId) {
@@ -368,49 +365,38 @@ void MainWindow::duplicateRunWithChanges(qint64 runId) {
     if (!source) return;
     const QString sourceName = QString::fromStdString(source->name);
     const views::WhatIfSettings settings = whatIf_->settings();
-    struct Outcome {
-        QString error;
-        views::WhatIfSettings before;
-        std::shared_ptr<const views::RunViewData> run;
-    };
     const auto openData = source->profileId == currentProfileId_ ? data_ : nullptr;
     statusBar()->showMessage(tr("Simulating ‘%1’ with the changes…").arg(sourceName));
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this,
-            [this, watcher, runId, sourceName, settings, path = workspace_->path()] {
-        watcher->deleteLater();
-        if (workspace_->path() != path) return;  // the run belongs to a workspace no longer open
-        const Outcome outcome = watcher->result();
-        if (!outcome.error.isEmpty()) {
-            workspace_->reportError(tr("duplicating ‘%1’: %2").arg(sourceName, outcome.error));
-            return;
-        }
-        const QStringList changes = describeChanges(outcome.before, settings);
-        const QString name = changes.isEmpty() ? tr("%1 (copy)").arg(sourceName)
-                                               : QStringLiteral("%1 (%2)").arg(sourceName, changes.join(", "));
-        auto changed = std::make_shared<ChangedRun>(ChangedRun{outcome.run->hardware, outcome.run->plan, outcome.run->result});
-        auto* command = new DuplicateRunCommand(workspace_, runId, sourceName, name, std::move(changed));
-        workspace_->undoStack()->push(command);  // runs redo(): stores the copy
-        const auto* pushed = workspace_->undoStack()->command(workspace_->undoStack()->index() - 1);
-        if (pushed != command || command->copyId() == 0) return;  // storing failed and was reported
-        workspaceDock_->setCurrentItem({Kind::Run, command->copyId()});
-        showStoredRun(command->copyId());
-        saveWorkspaceViewState();
-        emit runDuplicated(command->copyId());
-    });
-    watcher->setFuture(QtConcurrent::run([path = workspace_->path(), runId, profileId = source->profileId, openData, settings] {
-        Outcome outcome;
-        StoredLoadOutcome loaded = loadStoredForViews(path, profileId, runId, openData ? profileId : 0, openData);
-        if (!loaded.ok()) {
-            outcome.error = loaded.error;
-            return outcome;
-        }
-        outcome.before = whatIfSettingsOf(loaded.run->hardware, loaded.runPolicy.toStdString());
-        SimulationOutcome sim = simulateForViews(loaded.profile, settings, nullptr);
-        if (!sim.run) outcome.error = sim.error;
-        outcome.run = std::move(sim.run);
-        return outcome;
-    }));
+    // Every duplicate asked for is made, not only the latest: each is its own undoable command.
+    runOnWorker(
+        this,
+        [path = workspace_->path(), runId, profileId = source->profileId, openData, settings] {
+            return simulateStoredWithChanges(path, runId, profileId, openData, settings);
+        },
+        [this, runId, sourceName, settings, path = workspace_->path()](const ChangedRunOutcome& outcome) {
+            if (workspace_->path() != path) return;  // the run belongs to a workspace no longer open
+            storeDuplicate(runId, sourceName, settings, outcome);
+        });
+}
+
+void MainWindow::storeDuplicate(qint64 runId, const QString& sourceName, const views::WhatIfSettings& settings,
+                                const ChangedRunOutcome& outcome) {
+    if (!outcome.error.isEmpty()) {
+        workspace_->reportError(tr("duplicating ‘%1’: %2").arg(sourceName, outcome.error));
+        return;
+    }
+    const QStringList changes = describeChanges(outcome.before, settings);
+    const QString name = changes.isEmpty() ? tr("%1 (copy)").arg(sourceName)
+                                           : QStringLiteral("%1 (%2)").arg(sourceName, changes.join(", "));
+    auto changed = std::make_shared<ChangedRun>(ChangedRun{outcome.run->hardware, outcome.run->plan, outcome.run->result});
+    auto* command = new DuplicateRunCommand(workspace_, runId, sourceName, name, std::move(changed));
+    workspace_->undoStack()->push(command);  // runs redo(): stores the copy
+    const auto* pushed = workspace_->undoStack()->command(workspace_->undoStack()->index() - 1);
+    if (pushed != command || command->copyId() == 0) return;  // storing failed and was reported
+    workspaceDock_->setCurrentItem({Kind::Run, command->copyId()});
+    showStoredRun(command->copyId());
+    saveWorkspaceViewState();
+    emit runDuplicated(command->copyId());
 }
 
 void MainWindow::saveWorkspaceViewState() {
@@ -443,7 +429,7 @@ void MainWindow::restoreWorkspaceViewState() {
     const int tab = state.value("tab").toInt(-1);
     if (tab >= 0 && tab < tabs_->count()) tabs_->setCurrentIndex(tab);
     // A profile asked for on the command line (or by a test) wins over the last session's.
-    if (latestLoad_ > 0 || data_) return;
+    if (profileRequested_ || data_) return;
     const WorkspaceItem run{Kind::Run, state.value("run").toInteger()};
     const WorkspaceItem profile{Kind::Profile, state.value("profile").toInteger()};
     if (run.id != 0 && workspace_->model()->indexOf(run).isValid()) {

@@ -1,7 +1,7 @@
 #include "app/gui/measured_page.h"
 
-#include "core/io/import_error.h"
-#include "core/io/profile_hash.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/profile_hash.h"
 #include "views/format_units.h"
 #include "views/measured_comparison_model.h"
 #include "views/table_roles.h"

@@ -7,8 +7,8 @@
 // with a different number of kernels, is shown with the reason instead of numbers. Files are
 // small and read on the GUI thread; a bad file keeps what was shown and reports the file and
 // the place in it.
-#include "core/analysis/measured_comparison.h"
-#include "core/io/measured_timeline.h"
+#include "core/deploy/measured_comparison.h"
+#include "core/io/measured/measured_timeline.h"
 #include "views/run_view_data.h"
 
 #include <QWidget>

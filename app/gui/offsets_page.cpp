@@ -8,11 +8,9 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace spillway::app {
 
@@ -111,7 +109,7 @@ OffsetsPage::OffsetsPage(views::ViewLink* link, QWidget* parent) : QWidget(paren
 
 void OffsetsPage::setProfile(std::shared_ptr<const views::ProfileViewData> profile) {
     profile_ = std::move(profile);
-    ++generation_;  // a plan still running is for the previous profile
+    planning_.cancel();  // a plan still running is for the previous profile
     map_->setArenas({});
     summary_->clear();
     dirty_ = true;
@@ -148,26 +146,22 @@ void OffsetsPage::showEvent(QShowEvent* event) {
 void OffsetsPage::planIfShown() {
     if (!dirty_ || !profile_ || !isVisible()) return;
     dirty_ = false;
-    const quint64 generation = ++generation_;
-    ++running_;
     summary_->setText(tr("Planning the layout (%1, %2)…").arg(order_->currentText(), placement_->currentText()));
-    auto* watcher = new QFutureWatcher<LayoutOutcome>(this);
-    connect(watcher, &QFutureWatcher<LayoutOutcome>::finished, this, [this, watcher, generation] {
-        --running_;
-        watcher->deleteLater();
-        if (generation != generation_) return;  // stale: a newer request owns the map
-        const LayoutOutcome outcome = watcher->result();
-        if (!outcome.error.isEmpty()) {
-            map_->setArenas({});
-            summary_->setText(tr("Layout failed: %1").arg(outcome.error));
-            emit planFailed(outcome.error);
-            return;
-        }
-        map_->setArenas(outcome.arenas);
-        summary_->setText(tr("%1 · planned in %2").arg(outcome.summary, views::formatDuration(outcome.elapsedNs)));
-        emit layoutsShown(outcome.elapsedNs);
-    });
-    watcher->setFuture(QtConcurrent::run(planLayoutsForView, profile_, request()));
+    // The planners take no cancel flag: a superseded plan runs to its time limit, then is dropped.
+    planning_.start([profile = profile_, request = request()](JobControl&) { return planLayoutsForView(profile, request); },
+                    [this](const LayoutOutcome& outcome) { showLayouts(outcome); });
+}
+
+void OffsetsPage::showLayouts(const LayoutOutcome& outcome) {
+    if (!outcome.error.isEmpty()) {
+        map_->setArenas({});
+        summary_->setText(tr("Layout failed: %1").arg(outcome.error));
+        emit planFailed(outcome.error);
+        return;
+    }
+    map_->setArenas(outcome.arenas);
+    summary_->setText(tr("%1 · planned in %2").arg(outcome.summary, views::formatDuration(outcome.elapsedNs)));
+    emit layoutsShown(outcome.elapsedNs);
 }
 
 }  // namespace spillway::app

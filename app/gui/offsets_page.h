@@ -4,6 +4,7 @@
 // be chosen to compare, drawn beside the first on the same address scale. Planning runs on a
 // worker thread when the tab is shown or a method changes; a newer request makes an older
 // result stale (it is dropped), so the map never shows a method the boxes no longer name.
+#include "app/gui/latest_job.h"
 #include "views/offset_map_widget.h"
 #include "views/profile_view_data.h"
 
@@ -51,7 +52,8 @@ public:
     QComboBox* placementBox() const { return placement_; }
     QComboBox* compareBox() const { return compare_; }
     QString summaryText() const;
-    bool isPlanning() const { return running_ > 0; }
+    // Until every planning job is back, a stale one included.
+    bool isPlanning() const { return planning_.unfinished() > 0; }
 
 signals:
     void layoutsShown(qint64 elapsedNs);
@@ -62,6 +64,7 @@ protected:
 
 private:
     void planIfShown();
+    void showLayouts(const LayoutOutcome& outcome);
 
     views::ViewLink* link_;
     views::OffsetMapWidget* map_;
@@ -71,8 +74,7 @@ private:
     QLabel* summary_;
     std::shared_ptr<const views::ProfileViewData> profile_;
     bool dirty_ = true;
-    quint64 generation_ = 0;
-    int running_ = 0;
+    LatestJob<LayoutOutcome> planning_{this};
 };
 
 }  // namespace spillway::app

@@ -14,7 +14,7 @@ constexpr double kLoaderPercent = 90.0;
 
 }  // namespace
 
-ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options, LoadControl* control) {
+ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options, JobControl* control) {
     ProfileLoadOutcome outcome;
     outcome.path = path;
     outcome.options = options;

@@ -2,12 +2,12 @@
 // The work behind File ▸ Open, run on a worker thread: read the profile with the core loader and
 // derive everything the views show. The outcome is a value (data or error, never both) handed
 // to the GUI thread; nothing is shared while the job runs.
-#include "core/io/import_options.h"
+#include "app/gui/job_control.h"
+#include "core/io/base/import_options.h"
 #include "views/profile_view_data.h"
 
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
 namespace spillway::app {
@@ -19,21 +19,15 @@ struct ProfileLoadOutcome {
     QString errorWhere;    // "file:12:5", "file: /kernels/3/phase" ...
     QString errorMessage;  // what was expected there
     qint64 elapsedNs = 0;  // wall time of the load and the derived data
-    bool cancelled = false;  // stopped on LoadControl::cancel: neither data nor an error
+    bool cancelled = false;  // stopped on JobControl::cancel: neither data nor an error
 
     bool ok() const { return data != nullptr; }
 };
 
-// Shared by the GUI thread and the job, as atomics only: the GUI sets `cancel` and polls
-// `percent` (the core loader's progress as 0-90, the views' derived data as 90-100).
-struct LoadControl {
-    std::atomic<bool> cancel{false};
-    std::atomic<int> percent{0};
-};
-
 // Never throws: every failure (ImportError, out of memory, anything else) becomes an error outcome.
-// `control` may be null (no progress, no cancel).
+// `control` may be null (no progress, no cancel); its `percent` is the core loader's progress as
+// 0-90, the views' derived data as 90-100.
 ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions& options,
-                                       LoadControl* control = nullptr);
+                                       JobControl* control = nullptr);
 
 }  // namespace spillway::app

@@ -1,9 +1,7 @@
 #include "app/gui/screenshot_tour.h"
 
 #include "app/gui/lesson_player.h"
-#include "app/gui/main_window.h"
-#include "app/gui/sweep_page.h"
-#include "app/gui/workload_page.h"
+#include "app/gui/lesson_stage.h"
 #include "views/view_link.h"
 
 #include <QDir>
@@ -11,7 +9,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
-#include <QTabWidget>
+#include <QMainWindow>
 #include <QTimer>
 
 #include <cstdio>
@@ -33,13 +31,13 @@ QString slugOf(QString tabText) {
 
 }  // namespace
 
-ScreenshotTour::ScreenshotTour(MainWindow* window, QString profile, QString outputDir, QString lessonFolder,
-                               QObject* parent)
-    : QObject(parent), window_(window), profile_(std::move(profile)), outputDir_(std::move(outputDir)),
+ScreenshotTour::ScreenshotTour(LessonStage* stage, LessonPlayer* player, QString profile, QString outputDir,
+                               QString lessonFolder, QObject* parent)
+    : QObject(parent), stage_(stage), player_(player), profile_(std::move(profile)), outputDir_(std::move(outputDir)),
       lessonFolder_(std::move(lessonFolder)) {
-    connect(window_, &MainWindow::runShown, this, [this] { ++runsShown_; });
-    connect(window_->lessonPlayer(), &LessonPlayer::stepReady, this, [this](int step) { lessonStepReady_ = step; });
-    connect(window_, &MainWindow::loadFailed, this, [this](const QString&, const QString& where, const QString& message) {
+    connect(stage_->stageSignals(), &StageSignals::runShown, this, [this] { ++runsShown_; });
+    connect(player_, &LessonPlayer::stepReady, this, [this](int step) { lessonStepReady_ = step; });
+    connect(stage_->stageSignals(), &StageSignals::loadFailed, this, [this](const QString&, const QString& where, const QString& message) {
         std::fprintf(stderr, "error: %s: %s\n", qPrintable(where), qPrintable(message));
         emit finished(2);
     });
@@ -49,17 +47,17 @@ void ScreenshotTour::start() {
     QDir().mkpath(outputDir_);
     // Open and simulate; then select the largest tensor and a kernel a third of the way in, so
     // the pictures show the highlight and the cursor.
-    stages_.push_back({[this] { window_->openProfileWith(profile_, {}); }, [this] { return runsShown_ > 0; }, {}});
+    stages_.push_back({[this] { stage_->openProfileWith(profile_, {}); }, [this] { return runsShown_ > 0; }, {}});
     stages_.push_back({[this] {
-                           const auto& run = window_->currentRun();
+                           const auto& run = stage_->currentRun();
                            const auto& tensors = run->profile->profile->tensors;
                            std::int64_t largest = -1;
                            for (size_t t = 0; t < tensors.size(); ++t)
                                if (tensors[t].kind == TensorKind::Activation &&
                                    (largest < 0 || tensors[t].bytes > tensors[size_t(largest)].bytes))
                                    largest = std::int64_t(t);
-                           window_->viewLink()->selectTensor(largest);
-                           window_->viewLink()->selectKernel(std::int64_t(run->result.kernels.size()) / 3);
+                           stage_->viewLink()->selectTensor(largest);
+                           stage_->viewLink()->selectKernel(std::int64_t(run->result.kernels.size()) / 3);
                        },
                        [] { return true; }, {}});
     addTabStages();
@@ -75,25 +73,21 @@ void ScreenshotTour::start() {
 }
 
 void ScreenshotTour::addTabStages() {
-    QTabWidget* tabs = window_->tabs();
-    for (int i = 0; i < tabs->count(); ++i) {
+    // The Jobs tab shows the bundled two-job workload (samples/workloads, beside the lessons).
+    const QString workload = QDir(lessonFolder_).filePath("../workloads/resnet18-x2.workload.json");
+    for (int i = 0; i < stage_->tabCount(); ++i) {
         auto shownAt = std::make_shared<QElapsedTimer>();
-        const bool sweep = tabs->widget(i) == window_->sweepPage();
-        // The Jobs tab shows the bundled two-job workload (samples/workloads, beside the lessons).
-        const bool jobs = tabs->widget(i) == window_->workloadPage();
-        const QString workload = QDir(lessonFolder_).filePath("../workloads/resnet18-x2.workload.json");
-        stages_.push_back({[this, tabs, i, shownAt, sweep, jobs, workload] {
-                               tabs->setCurrentIndex(i);
-                               if (sweep) window_->sweepPage()->run();
-                               if (jobs && !lessonFolder_.isEmpty() && QFileInfo::exists(workload))
-                                   window_->openWorkload(workload);
+        const LessonStage::TabKind kind = stage_->tabKind(i);
+        stages_.push_back({[this, i, shownAt, kind, workload] {
+                               stage_->showTab(i);
+                               if (kind == LessonStage::TabKind::Sweep) stage_->runSweep();
+                               if (kind == LessonStage::TabKind::Jobs && !lessonFolder_.isEmpty() &&
+                                   QFileInfo::exists(workload))
+                                   stage_->openWorkload(workload);
                                shownAt->start();
                            },
-                           [this, shownAt, sweep, jobs] {
-                               return shownAt->elapsed() > kSettleMs && !(sweep && window_->sweepPage()->isRunning()) &&
-                                      !(jobs && window_->workloadPage()->isRunning());
-                           },
-                           slugOf(tabs->tabText(i)) + ".png"});
+                           [this, i, shownAt] { return shownAt->elapsed() > kSettleMs && !stage_->isTabBusy(i); },
+                           slugOf(stage_->tabTitle(i)) + ".png"});
     }
 }
 
@@ -101,21 +95,21 @@ void ScreenshotTour::addLessonStage(const QString& lessonFile, int step, const Q
     auto target = std::make_shared<int>(0);
     auto settled = std::make_shared<QElapsedTimer>();
     stages_.push_back({[this, lessonFile, step, target] {
-                           LessonPlayer* player = window_->lessonPlayer();
-                           if (auto* dock = window_->findChild<QDockWidget*>("lessonDock")) {
+                           QMainWindow* window = stage_->stageWindow();
+                           if (auto* dock = window->findChild<QDockWidget*>("lessonDock")) {
                                dock->show();
                                // Wide enough for the text and two or three offset maps side by side.
-                               window_->resizeDocks({dock}, {window_->width() * 2 / 5}, Qt::Horizontal);
+                               window->resizeDocks({dock}, {window->width() * 2 / 5}, Qt::Horizontal);
                            }
                            lessonStepReady_ = -1;
-                           if (!player->openLesson(lessonFile)) {
+                           if (!player_->openLesson(lessonFile)) {
                                std::fprintf(stderr, "warning: %s does not read\n", qPrintable(lessonFile));
                                *target = -1;  // nothing will come: save what is there
                                return;
                            }
                            // Only the step asked for last reports ready: earlier ones are dropped.
-                           *target = std::min(step, player->stepCount() - 1);
-                           player->goToStep(*target);
+                           *target = std::min(step, player_->stepCount() - 1);
+                           player_->goToStep(*target);
                        },
                        [this, target, settled] {
                            if (lessonStepReady_ != *target) return false;
@@ -151,7 +145,7 @@ void ScreenshotTour::runStage() {
 
 bool ScreenshotTour::save(const QString& file) {
     const QString path = QDir(outputDir_).filePath(file);
-    QImage image = window_->grab().toImage();
+    QImage image = stage_->stageWindow()->grab().toImage();
     if (!image.save(path, "PNG")) return false;
     // Charts compress well with a palette; keep the repository's pictures small.
     if (QFileInfo(path).size() > kPngBudget)

@@ -2,7 +2,8 @@
 // The screenshot tour behind `spillway --screenshots DIR PROFILE` (and scripts/screenshots):
 // opens the profile in the real window, lets it simulate, then shows every tab in turn (running
 // the sweep first) and saves the window as DIR/<tab>.png, then plays two lesson steps and saves
-// them too. Used to make docs/images; each picture is what a user sees, rendered by grab().
+// them too. Used to make docs/images; each picture is what a user sees, rendered by grab(). It
+// drives the window as a lesson stage (lesson_stage.h) and the lesson player in it.
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -12,13 +13,15 @@
 
 namespace spillway::app {
 
-class MainWindow;
+class LessonPlayer;
+class LessonStage;
 
 class ScreenshotTour : public QObject {
     Q_OBJECT
 public:
-    // `lessonFolder` holds the bundled lessons (empty: no lesson pictures).
-    ScreenshotTour(MainWindow* window, QString profile, QString outputDir, QString lessonFolder,
+    // `player` plays the lessons in the stage's window; `lessonFolder` holds the bundled lessons
+    // (empty: no lesson pictures).
+    ScreenshotTour(LessonStage* stage, LessonPlayer* player, QString profile, QString outputDir, QString lessonFolder,
                    QObject* parent = nullptr);
     void start();
     const QStringList& saved() const { return saved_; }
@@ -38,7 +41,8 @@ private:
     void runStage();
     bool save(const QString& file);
 
-    MainWindow* window_;
+    LessonStage* stage_;
+    LessonPlayer* player_;
     QString profile_, outputDir_, lessonFolder_;
     std::vector<Stage> stages_;
     size_t next_ = 0;

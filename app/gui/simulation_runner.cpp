@@ -1,12 +1,10 @@
 #include "app/gui/simulation_runner.h"
 
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QtConcurrent>
 
 #include <stdexcept>
 
@@ -42,37 +40,19 @@ SimulationOutcome simulateForViews(std::shared_ptr<const views::ProfileViewData>
 
 SimulationRunner::SimulationRunner(QObject* parent) : QObject(parent) {}
 
-SimulationRunner::~SimulationRunner() {
-    // Let a running simulation stop at the next kernel; its watcher is our child and goes with us.
-    if (cancelCurrent_) cancelCurrent_->store(true);
-}
-
-void SimulationRunner::cancel() {
-    if (cancelCurrent_) cancelCurrent_->store(true);
-    ++generation_;  // whatever is still running is now stale
-}
+void SimulationRunner::cancel() { job_.cancel(); }
 
 void SimulationRunner::request(std::shared_ptr<const views::ProfileViewData> profile,
                                const views::WhatIfSettings& settings) {
-    if (cancelCurrent_) cancelCurrent_->store(true);
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    cancelCurrent_ = cancel;
-    const quint64 generation = ++generation_;
-    ++running_;
-    auto* watcher = new QFutureWatcher<SimulationOutcome>(this);
-    connect(watcher, &QFutureWatcher<SimulationOutcome>::finished, this, [this, watcher, generation] {
-        --running_;
-        SimulationOutcome outcome = watcher->result();
-        outcome.generation = generation;
-        watcher->deleteLater();
-        if (generation != generation_ || outcome.cancelled) return;  // a newer request owns the views
-        if (outcome.run) emit runReady(outcome.run, outcome.elapsedNs);
-        else emit runFailed(outcome.error);
-    });
-    // The flag is captured by value (shared), so it outlives this call and the runner.
-    watcher->setFuture(QtConcurrent::run([profile = std::move(profile), settings, cancel] {
-        return simulateForViews(profile, settings, cancel.get());
-    }));
+    // The simulator checks the flag between kernels, so a superseded run stops early.
+    job_.start([profile = std::move(profile), settings](JobControl& control) {
+                   return simulateForViews(profile, settings, &control.cancel);
+               },
+               [this](const SimulationOutcome& outcome) {
+                   if (outcome.cancelled) return;
+                   if (outcome.run) emit runReady(outcome.run, outcome.elapsedNs);
+                   else emit runFailed(outcome.error);
+               });
 }
 
 }  // namespace spillway::app

@@ -3,6 +3,7 @@
 // data. A newer request cancels the one still running (the simulator checks the flag between
 // kernels) and only the latest request's result is delivered, so the views never go back to a
 // stale setting however fast the user turns the knobs.
+#include "app/gui/latest_job.h"
 #include "views/profile_view_data.h"
 #include "views/run_view_data.h"
 #include "views/what_if_settings.h"
@@ -15,7 +16,6 @@
 namespace spillway::app {
 
 struct SimulationOutcome {
-    quint64 generation = 0;
     std::shared_ptr<const views::RunViewData> run;  // null on failure or cancellation
     QString error;                                  // why it failed ("" when it ran or was cancelled)
     bool cancelled = false;
@@ -30,11 +30,10 @@ class SimulationRunner : public QObject {
     Q_OBJECT
 public:
     explicit SimulationRunner(QObject* parent = nullptr);
-    ~SimulationRunner() override;
 
     void request(std::shared_ptr<const views::ProfileViewData> profile, const views::WhatIfSettings& settings);
-    bool isRunning() const { return running_ > 0; }
-    quint64 latestGeneration() const { return generation_; }
+    // Until every worker is back, a cancelled or superseded one included.
+    bool isRunning() const { return job_.unfinished() > 0; }
     // Drops the request in flight (its result is never delivered): the app shows a stored run.
     void cancel();
 
@@ -43,9 +42,7 @@ signals:
     void runFailed(const QString& message);
 
 private:
-    quint64 generation_ = 0;
-    int running_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancelCurrent_;
+    LatestJob<SimulationOutcome> job_{this};
 };
 
 }  // namespace spillway::app

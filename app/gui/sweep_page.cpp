@@ -1,29 +1,27 @@
 #include "app/gui/sweep_page.h"
 
-#include "core/io/load_progress.h"
-#include "core/sim/hardware_presets.h"
+#include "core/io/base/load_progress.h"
+#include "core/hardware/hardware_presets.h"
 #include "views/sweep_widget.h"
 
 #include <QComboBox>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace spillway::app {
-
-namespace {
 
 struct SweepOutcome {
     std::shared_ptr<const SweepResult> result;
     QString error;
     bool cancelled = false;
 };
+
+namespace {
 
 std::vector<std::string> splitList(const QString& text) {
     std::vector<std::string> out;
@@ -73,7 +71,7 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
     connect(runButton_, &QPushButton::clicked, this, &SweepPage::run);
     connect(cancelButton_, &QPushButton::clicked, this, &SweepPage::cancel);
     connect(parameter_, &QComboBox::currentTextChanged, this, &SweepPage::showParameterRows);
-    setRunning(false);
+    showRunning(false);
     showParameterRows();
 }
 
@@ -90,23 +88,16 @@ void SweepPage::showParameterRows() {
     form_->setRowVisible(profiles_, sweepsBatchProfiles());
 }
 
-SweepPage::~SweepPage() {
-    if (cancel_) cancel_->store(true);
-}
-
-void SweepPage::setRunning(bool running) {
-    running_ = running;
+void SweepPage::showRunning(bool running) {
     runButton_->setEnabled(!running);
     cancelButton_->setEnabled(running);
     progress_->setVisible(running);
 }
 
-void SweepPage::cancel() {
-    if (cancel_) cancel_->store(true);
-}
+void SweepPage::cancel() { job_.requestStop(); }
 
 void SweepPage::run() {
-    if (running_) return;
+    if (job_.isRunning()) return;
     const auto profile = sweepsBatchProfiles() ? nullptr : currentProfile_();
     if (!sweepsBatchProfiles() && !profile) {
         status_->setText(tr("Open a profile first."));
@@ -169,56 +160,54 @@ void SweepPage::runBatchProfiles(const SweepSpec& base) {
 void SweepPage::start(std::function<SweepResult(const std::atomic<bool>* cancel,
                                                 const std::function<void(size_t done)>& progress)> work,
                       size_t total, const QString& message) {
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    QPointer<QProgressBar> bar = progress_;
+    job_.start(
+        [work = std::move(work), bar](JobControl& control) {
+            SweepOutcome outcome;
+            const std::function<void(size_t)> progress = [bar](size_t done) {
+                QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(int(done)); }, Qt::QueuedConnection);
+            };
+            try {
+                outcome.result = std::make_shared<const SweepResult>(work(&control.cancel, progress));
+            } catch (const SweepCancelled&) {
+                outcome.cancelled = true;
+            } catch (const LoadCancelled&) {
+                outcome.cancelled = true;
+            } catch (const std::exception& e) {
+                outcome.error = QString::fromUtf8(e.what());
+            }
+            return outcome;
+        },
+        [this](const SweepOutcome& outcome) { showOutcome(outcome); });
     progress_->setRange(0, int(total));
     progress_->setValue(0);
     status_->setText(message);
-    setRunning(true);
-    auto* watcher = new QFutureWatcher<SweepOutcome>(this);
-    connect(watcher, &QFutureWatcher<SweepOutcome>::finished, this, [this, watcher] {
-        const SweepOutcome outcome = watcher->result();
-        watcher->deleteLater();
-        setRunning(false);
-        if (outcome.cancelled) {
-            status_->setText(tr("Cancelled."));
-            return;
-        }
-        if (!outcome.result) {
-            status_->setText(tr("The sweep could not run: %1").arg(outcome.error));
-            emit failed(outcome.error);
-            return;
-        }
-        chart_->setResult(outcome.result);
-        QStringList problems;
-        for (const SweepCell& c : outcome.result->cells)
-            if (!c.ok)
-                problems << tr("%1 at %2 %3: %4")
-                                .arg(QString::fromStdString(c.policy), QString::fromStdString(outcome.result->spec.parameter),
-                                     QString::fromStdString(c.value), QString::fromStdString(c.error));
-        status_->setText(problems.isEmpty() ? tr("Done.")
-                                            : tr("Done; %1 cells could not run (gaps in the chart):\n%2")
-                                                  .arg(problems.size())
-                                                  .arg(problems.mid(0, 3).join('\n')));
-        emit finished(outcome.result);
-    });
-    QPointer<QProgressBar> bar = progress_;
-    auto cancel = cancel_;
-    watcher->setFuture(QtConcurrent::run([work = std::move(work), cancel, bar]() {
-        SweepOutcome outcome;
-        const std::function<void(size_t)> progress = [bar](size_t done) {
-            QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(int(done)); }, Qt::QueuedConnection);
-        };
-        try {
-            outcome.result = std::make_shared<const SweepResult>(work(cancel.get(), progress));
-        } catch (const SweepCancelled&) {
-            outcome.cancelled = true;
-        } catch (const LoadCancelled&) {
-            outcome.cancelled = true;
-        } catch (const std::exception& e) {
-            outcome.error = QString::fromUtf8(e.what());
-        }
-        return outcome;
-    }));
+    showRunning(true);
+}
+
+void SweepPage::showOutcome(const SweepOutcome& outcome) {
+    showRunning(false);
+    if (outcome.cancelled) {
+        status_->setText(tr("Cancelled."));
+        return;
+    }
+    if (!outcome.result) {
+        status_->setText(tr("The sweep could not run: %1").arg(outcome.error));
+        emit failed(outcome.error);
+        return;
+    }
+    chart_->setResult(outcome.result);
+    QStringList problems;
+    for (const SweepCell& c : outcome.result->cells)
+        if (!c.ok)
+            problems << tr("%1 at %2 %3: %4")
+                            .arg(QString::fromStdString(c.policy), QString::fromStdString(outcome.result->spec.parameter),
+                                 QString::fromStdString(c.value), QString::fromStdString(c.error));
+    status_->setText(problems.isEmpty() ? tr("Done.")
+                                        : tr("Done; %1 cells could not run (gaps in the chart):\n%2")
+                                              .arg(problems.size())
+                                              .arg(problems.mid(0, 3).join('\n')));
+    emit finished(outcome.result);
 }
 
 }  // namespace spillway::app

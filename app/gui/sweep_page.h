@@ -4,6 +4,7 @@
 // what-if machine, and the SweepWidget draws the speedups when it finishes. "batch profiles"
 // sweeps the batch size instead: one profile per batch (files, or profiles of the workspace),
 // loaded and then run on the same worker, each on the what-if machine.
+#include "app/gui/latest_job.h"
 #include "app/gui/sweep_profile_list.h"
 #include "core/sweep/parameter_sweep.h"
 #include "views/profile_view_data.h"
@@ -28,6 +29,8 @@ class SweepWidget;
 
 namespace spillway::app {
 
+struct SweepOutcome;
+
 class SweepPage : public QWidget {
     Q_OBJECT
 public:
@@ -37,11 +40,11 @@ public:
     // `currentProfile` and `currentMachine` are asked when Run is pressed.
     SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile,
               std::function<views::WhatIfSettings()> currentMachine, QWidget* parent = nullptr);
-    ~SweepPage() override;
 
     void run();
+    // Asks the sweep to stop; it says "Cancelled." once its worker is back.
     void cancel();
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return job_.isRunning(); }
     QComboBox* parameterBox() const { return parameter_; }
     QLineEdit* valuesEdit() const { return values_; }
     QLineEdit* policiesEdit() const { return policies_; }
@@ -54,13 +57,14 @@ signals:
     void failed(const QString& message);
 
 private:
-    void setRunning(bool running);
+    void showRunning(bool running);
     void showParameterRows();
     // Runs `work` on a worker with a fresh cancel flag; its progress (0..total) drives the bar.
     void start(std::function<SweepResult(const std::atomic<bool>* cancel,
                                          const std::function<void(size_t done)>& progress)> work,
                size_t total, const QString& message);
     void runBatchProfiles(const SweepSpec& base);
+    void showOutcome(const SweepOutcome& outcome);
 
     std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile_;
     std::function<views::WhatIfSettings()> currentMachine_;
@@ -74,8 +78,7 @@ private:
     QProgressBar* progress_;
     QLabel* status_;
     views::SweepWidget* chart_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    bool running_ = false;
+    LatestJob<SweepOutcome> job_{this};  // one at a time: Run is disabled while it runs
 };
 
 }  // namespace spillway::app

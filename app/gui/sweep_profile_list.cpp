@@ -1,7 +1,7 @@
 #include "app/gui/sweep_profile_list.h"
 
 #include "app/gui/open_dialog_filters.h"
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/io/profile_loader.h"
 #include "core/store/workspace.h"
 

@@ -8,7 +8,6 @@
 
 #include <QComboBox>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -20,7 +19,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace spillway::app {
 
@@ -49,7 +47,8 @@ WorkloadPage::WorkloadPage(QWidget* parent) : QWidget(parent) {
     poll_ = new QTimer(this);
     poll_->setInterval(50);
     connect(poll_, &QTimer::timeout, this, [this] {
-        if (control_) progress_->setValue(std::max(progress_->value(), control_->percent.load()));
+        if (const JobControl* control = runJob_.control())
+            progress_->setValue(std::max(progress_->value(), control->percent.load()));
     });
     job_ = new QComboBox(this);
     job_->setObjectName("workloadJob");
@@ -123,10 +122,6 @@ WorkloadPage::WorkloadPage(QWidget* parent) : QWidget(parent) {
     updateBusy();
 }
 
-WorkloadPage::~WorkloadPage() {
-    if (control_) control_->cancel = true;
-}
-
 void WorkloadPage::openWorkload(const QString& path) { start(path, nullptr, policy_->currentData().toString()); }
 
 void WorkloadPage::setPolicy(const QString& id) {
@@ -140,44 +135,32 @@ void WorkloadPage::setPolicy(const QString& id) {
 }
 
 void WorkloadPage::start(const QString& path, std::shared_ptr<const LoadedWorkload> loaded, const QString& policy) {
-    if (control_) control_->cancel = true;  // a newer run supersedes it
-    auto control = std::make_shared<WorkloadRunControl>();
-    control_ = control;
+    // A newer run supersedes the one still running: it stops between its stages.
+    runJob_.start([path, loaded = std::move(loaded), policy](JobControl& control) {
+                   return runWorkloadForViews(path, loaded, policy, &control);
+               },
+               [this](const WorkloadRunOutcome& outcome) {
+                   poll_->stop();
+                   updateBusy();
+                   if (!outcome.cancelled) finish(outcome);
+               });
     runningPath_ = path;
-    const quint64 generation = ++generation_;
     progress_->setValue(0);
     poll_->start();
     updateBusy();
     emit statusMessage(tr("Running %1 with %2…").arg(QFileInfo(path).fileName(), policy));
-    auto* watcher = new QFutureWatcher<WorkloadRunOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != generation_) return;  // cancelled or superseded
-        control_.reset();
-        poll_->stop();
-        updateBusy();
-        const WorkloadRunOutcome outcome = watcher->result();
-        if (!outcome.cancelled) finish(outcome);
-    });
-    // The job holds its own reference to the control: the page may drop it (cancel) first.
-    watcher->setFuture(QtConcurrent::run([path, loaded = std::move(loaded), policy, control] {
-        return runWorkloadForViews(path, loaded, policy, control.get());
-    }));
 }
 
 void WorkloadPage::cancel() {
-    if (!control_) return;
-    control_->cancel = true;
-    control_.reset();
+    if (!runJob_.cancel()) return;
     poll_->stop();
-    ++generation_;  // the job's result, if it still comes, no longer matches
     updateBusy();
     emit statusMessage(tr("Cancelled running %1").arg(QFileInfo(runningPath_).fileName()));
     emit workloadCancelled(runningPath_);
 }
 
 void WorkloadPage::updateBusy() {
-    const bool busy = control_ != nullptr;
+    const bool busy = runJob_.isRunning();
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
 }

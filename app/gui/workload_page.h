@@ -4,6 +4,7 @@
 // the memory timeline of every job and the system with the re-plans marked, the time split per
 // job, and TENSILE's metrics against the vanilla run; a job selector hands the chosen job's
 // iteration to the run tabs (Memory, Stalls, Lifetimes, Traffic) as an ordinary run.
+#include "app/gui/latest_job.h"
 #include "app/gui/workload_run_job.h"
 
 #include <QWidget>
@@ -30,7 +31,6 @@ class WorkloadPage : public QWidget {
     Q_OBJECT
 public:
     explicit WorkloadPage(QWidget* parent = nullptr);
-    ~WorkloadPage() override;
 
     // Reads and runs the workload with the policy chosen in the combo. A failure keeps what is shown.
     void openWorkload(const QString& path);
@@ -40,7 +40,7 @@ public:
     void selectJob(int job, int iteration = -1);
     void cancel();
 
-    bool isRunning() const { return control_ != nullptr; }
+    bool isRunning() const { return runJob_.isRunning(); }
     const std::shared_ptr<const WorkloadRunData>& run() const { return run_; }
     QString currentPath() const { return run_ ? run_->loaded->path : QString(); }
     // Errors always emit workloadFailed; with dialogs enabled they also open a window-modal box.
@@ -70,8 +70,7 @@ private:
     void jobOrIterationChanged();
 
     std::shared_ptr<const WorkloadRunData> run_;
-    std::shared_ptr<WorkloadRunControl> control_;  // the newest run's; null when none runs
-    quint64 generation_ = 0;  // a run that finishes after a newer one started is dropped
+    LatestJob<WorkloadRunOutcome> runJob_{this};  // a run superseded or cancelled is dropped
     QString runningPath_;
     bool errorDialogs_ = true;
     bool filling_ = false;  // the selectors are being refilled: no jobRunChosen

@@ -3,7 +3,7 @@
 #include "app/gui/job_outcome.h"
 #include "app/gui/workload_job_residency.h"
 #include "core/sim/workload_result_convert.h"
-#include "core/sim/workload_sim.h"
+#include "core/experiment/simulate_workload.h"
 
 #include <QFile>
 
@@ -14,13 +14,13 @@ namespace spillway::app {
 
 namespace {
 
-void checkpoint(WorkloadRunControl* control, int percent) {
+void checkpoint(JobControl* control, int percent) {
     if (!control) return;
     if (control->cancel.load()) throw LoadCancelled();
     control->percent.store(percent, std::memory_order_relaxed);
 }
 
-std::shared_ptr<const LoadedWorkload> readWorkload(const QString& path, WorkloadRunControl* control) {
+std::shared_ptr<const LoadedWorkload> readWorkload(const QString& path, JobControl* control) {
     auto loaded = std::make_shared<LoadedWorkload>();
     loaded->path = path;
     loaded->workload = loadWorkload(std::filesystem::path(QFile::encodeName(path).toStdString()));
@@ -39,7 +39,7 @@ std::shared_ptr<const LoadedWorkload> readWorkload(const QString& path, Workload
 }  // namespace
 
 WorkloadRunOutcome runWorkloadForViews(const QString& path, std::shared_ptr<const LoadedWorkload> loaded,
-                                       const QString& policy, WorkloadRunControl* control) {
+                                       const QString& policy, JobControl* control) {
     WorkloadRunOutcome outcome;
     outcome.path = path;
     runJobInto(outcome, path, [&] {

@@ -1,10 +1,11 @@
 #pragma once
 // The work behind File ▸ Open Workload and the Jobs tab's policy choice, run on a worker
-// thread: read the workload and every job's profile (core/io/workload.h), simulate it with the
+// thread: read the workload and every job's profile (core/workload/workload.h), simulate it with the
 // chosen multi-job policy and with "none" (the vanilla run TENSILE's ratios are measured
 // against), and compare them. The outcome is a value handed to the GUI thread; nothing is
-// shared while the job runs but the atomics of WorkloadRunControl.
-#include "core/io/workload.h"
+// shared while the job runs but the atomics of its JobControl.
+#include "app/gui/job_control.h"
+#include "core/workload/workload.h"
 #include "core/sim/workload_metrics.h"
 #include "core/sim/workload_result.h"
 #include "views/profile_view_data.h"
@@ -12,7 +13,6 @@
 
 #include <QString>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -43,17 +43,11 @@ struct WorkloadRunOutcome {
     qint64 elapsedNs = 0;
 };
 
-// The GUI sets `cancel` and polls `percent`: reading 0-40, the policy's run 40-70, vanilla
-// 70-100 (the simulator reports no progress inside a run, so cancel is seen between the stages;
-// a cancelled run's result is dropped).
-struct WorkloadRunControl {
-    std::atomic<bool> cancel{false};
-    std::atomic<int> percent{0};
-};
-
 // Never throws. Reads `path` unless `loaded` is given (a new policy on the open workload).
+// `control` may be null; its `percent` goes: reading 0-40, the policy's run 40-70, vanilla 70-100
+// (the simulator reports no progress inside a run, so `cancel` is seen between the stages).
 WorkloadRunOutcome runWorkloadForViews(const QString& path, std::shared_ptr<const LoadedWorkload> loaded,
-                                       const QString& policy, WorkloadRunControl* control = nullptr);
+                                       const QString& policy, JobControl* control = nullptr);
 
 // One job's iteration (-1: its last) of the run as the run tabs' data (Memory, Stalls, Lifetimes,
 // Traffic), through core's jobSimulationResult plus the approximate per-tensor residency of

@@ -4,7 +4,7 @@
 // restore, so ids stay valid for the commands around it), duplicate-with-changes stores a copy
 // of a run with a new configuration and result (undo hides the copy, redo shows it again).
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/sim/sim_result.h"
 #include "views/workspace_model.h"
 

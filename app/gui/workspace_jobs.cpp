@@ -1,6 +1,7 @@
 #include "app/gui/workspace_jobs.h"
 
-#include "core/io/profile_hash.h"
+#include "app/gui/simulation_runner.h"
+#include "core/io/native/profile_hash.h"
 #include "views/format_units.h"
 
 #include <QFile>
@@ -39,6 +40,23 @@ StoredLoadOutcome loadStoredForViews(const QString& workspacePath, store::RowId 
         outcome.profile.reset();
         outcome.run.reset();
     }
+    return outcome;
+}
+
+ChangedRunOutcome simulateStoredWithChanges(const QString& workspacePath, store::RowId runId, store::RowId profileId,
+                                            std::shared_ptr<const views::ProfileViewData> openProfile,
+                                            const views::WhatIfSettings& settings) {
+    ChangedRunOutcome outcome;
+    const store::RowId openProfileId = openProfile ? profileId : 0;
+    StoredLoadOutcome loaded = loadStoredForViews(workspacePath, profileId, runId, openProfileId, std::move(openProfile));
+    if (!loaded.ok()) {
+        outcome.error = loaded.error;
+        return outcome;
+    }
+    outcome.before = whatIfSettingsOf(loaded.run->hardware, loaded.runPolicy.toStdString());
+    SimulationOutcome sim = simulateForViews(loaded.profile, settings, nullptr);
+    if (!sim.run) outcome.error = sim.error;
+    outcome.run = std::move(sim.run);
     return outcome;
 }
 

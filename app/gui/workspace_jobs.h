@@ -1,7 +1,8 @@
 #pragma once
 // The work behind the workspace dock that must not run on the GUI thread: reading a stored run
-// (and its profile) into the views' data, and storing a profile once (found again by its hash).
-// Plus the small translations between a stored run and the What-if dock's settings.
+// (and its profile) into the views' data, simulating it again with other settings, and storing a
+// profile once (found again by its hash). Plus the small translations between a stored run and
+// the What-if dock's settings.
 #include "core/store/workspace.h"
 #include "views/profile_view_data.h"
 #include "views/run_view_data.h"
@@ -31,6 +32,19 @@ struct StoredLoadOutcome {
 StoredLoadOutcome loadStoredForViews(const QString& workspacePath, store::RowId profileId, store::RowId runId,
                                      store::RowId openProfileId,
                                      std::shared_ptr<const views::ProfileViewData> openProfile);
+
+// Duplicate with Changes: the stored run simulated again with the What-if dock's settings.
+struct ChangedRunOutcome {
+    QString error;                  // "" when simulated
+    views::WhatIfSettings before;   // the stored run's settings
+    std::shared_ptr<const views::RunViewData> run;
+};
+
+// Reads run `runId` of profile `profileId` (reusing `openProfile` when it is that profile, as
+// loadStoredForViews does) and simulates it with `settings`. Never throws.
+ChangedRunOutcome simulateStoredWithChanges(const QString& workspacePath, store::RowId runId, store::RowId profileId,
+                                            std::shared_ptr<const views::ProfileViewData> openProfile,
+                                            const views::WhatIfSettings& settings);
 
 // The live profile with the same hash, else a new row named `name`. `existed` says which.
 store::RowId ensureProfileStored(store::Workspace& workspace, const Profile& profile, const std::string& name,

@@ -1,7 +1,7 @@
 #include "core/analysis/g10_interval_config.h"
 
-#include "core/io/file_text.h"
-#include "core/io/import_error.h"
+#include "core/io/base/file_text.h"
+#include "core/io/base/import_error.h"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
 #include "core/io/profile_loader.h"
 
-#include "core/io/g10_import.h"
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
-#include "core/io/nsys_sqlite_import.h"
-#include "core/io/torch_snapshot_import.h"
-#include "core/io/torch_trace_import.h"
+#include "core/io/g10/g10_import.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
+#include "core/io/gpu_activity/nsys_sqlite_import.h"
+#include "core/io/torch_snapshot/torch_snapshot_import.h"
+#include "core/io/torch_trace/torch_trace_import.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 // One entry point for every profile format: a path (file or folder) and options in, a Profile
 // out. The CLI, the app and the tests open profiles only through here.
-#include "core/io/import_options.h"
-#include "core/io/load_progress.h"
+#include "core/io/base/import_options.h"
+#include "core/io/base/load_progress.h"
 #include "core/trace/profile.h"
 
 #include <filesystem>

@@ -15,7 +15,7 @@ struct MinimallocCsv {
     std::optional<Layout> layout;  // present when every line had an offset
 };
 
-// Throws ImportError (core/io/import_error.h) with the file, line and column.
+// Throws ImportError (core/io/base/import_error.h) with the file, line and column.
 MinimallocCsv readMinimallocCsv(const std::string& path);
 MinimallocCsv parseMinimallocCsv(const std::string& text, const std::string& sourceName);
 

@@ -111,6 +111,324 @@ std::vector<OrderSegmentStats> statsFor(const std::vector<std::int64_t>& starts,
     return stats;
 }
 
+// Union-find over kernel positions, halving paths as it finds.
+class DisjointSets {
+public:
+    explicit DisjointSets(std::int64_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+    std::int64_t find(std::int64_t x) {
+        while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
+        return x;
+    }
+    void join(std::int64_t x, std::int64_t into) {
+        const std::int64_t root = find(into);
+        parent_[find(x)] = root;
+    }
+
+private:
+    std::vector<std::int64_t> parent_;
+};
+
+// A connected group of tail kernels and where it runs.
+struct Branch {
+    std::vector<std::int64_t> kernels;  // topological order
+    std::int64_t earliest = 0;          // segment of its latest main predecessor
+    std::int64_t lastMainPred = -1;     // kernel position
+    std::int64_t segment = 0;           // where the scheduler puts it
+    bool updatesWeights = false;
+    Bytes gradBytes = 0;
+};
+
+// What the weight-update scheduler estimates of the main graph's activations.
+struct ActivationEstimate {
+    Bytes estimatedPeak = 0;        // equation 4: every activation at once
+    std::vector<Bytes> live;        // equation 5: per segment, the activations live in it
+    double averageTensor = 0;       // bytes
+    std::vector<char> nonWTouches;  // per tensor: a kernel other than a weight update touches it
+};
+
+// The steps of roamOrder (see the top of the file), in the order run() takes them, over the
+// graph and the order they build.
+class RoamOrdering {
+public:
+    RoamOrdering(const Profile& profile, const OrderOptions& options)
+        : profile_(profile),
+          options_(options),
+          graph_(DependencyGraph::derive(profile)),
+          topo_(programFirstTopologicalOrder(graph_)),  // throws on a cycle
+          model_(profile),
+          n_(std::int64_t(graph_.size())),
+          parts_(splitForRoam(profile, graph_, topo_)) {}
+
+    OrderResult run() {
+        cutMainIntoSegments();
+        collectBranches();
+        scheduleBranches();
+        assembleOrder();
+        solveSegments();
+        OrderResult result;
+        result.method = "roam";
+        result.notes =
+            fmt::format("{} segments from {} memory-insensitive kernels; {} weight-update branches, {} delayed",
+                        segmentStarts_.size(), cuts_.size(), branches_.size(), delayed_);
+        keepBetterBaseline(result);
+        finish(result);
+        return result;
+    }
+
+private:
+    void cutMainIntoSegments();
+    void collectBranches();
+    ActivationEstimate estimateActivations() const;
+    void scheduleBranches();
+    Bytes gradientBytes(const Branch& b, const std::vector<char>& nonWTouches) const;
+    void assembleOrder();
+    void solveSegments();
+    void keepBetterBaseline(OrderResult& result);
+    void finish(OrderResult& result);
+    bool isMain(std::int64_t k) const { return parts_.kind[k] == RoamKernelKind::Main; }
+    bool isTail(std::int64_t k) const { return parts_.kind[k] == RoamKernelKind::Tail; }
+
+    const Profile& profile_;
+    const OrderOptions& options_;
+    const DependencyGraph graph_;
+    const std::vector<std::int64_t> topo_;
+    const OrderMemoryModel model_;
+    const std::int64_t n_;
+    const RoamGraphParts parts_;
+    std::vector<std::int64_t> cuts_;       // positions in mainOrder where segments start
+    std::vector<std::int64_t> segOfMain_;  // position in mainOrder -> segment
+    std::int64_t segmentCount_ = 1;
+    std::vector<Branch> branches_;
+    std::vector<std::vector<std::int64_t>> before_;  // sources, run right before a main kernel
+    std::int64_t delayed_ = 0;                       // branches the scheduler moved to a later segment
+    std::vector<std::int64_t> order_, segmentStarts_;
+    std::vector<OrderSegmentStats> stats_;
+};
+
+// 1-2. Set aside what floats (weight-update branches, kernels feeding only them or nothing:
+// "tails"; kernels with no predecessor: "sources") and cut the rest ("main") at its
+// memory-insensitive kernels (roam_graph.h).
+void RoamOrdering::cutMainIntoSegments() {
+    const std::vector<std::int64_t>& mainOrder = parts_.mainOrder;
+    cuts_ = parts_.insensitive;
+    if (cuts_.empty() || cuts_.front() != 0) cuts_.insert(cuts_.begin(), 0);
+    if (mainOrder.empty()) cuts_.clear();
+    segOfMain_.assign(mainOrder.size(), 0);
+    for (size_t c = 0; c < cuts_.size(); ++c) {
+        const std::int64_t end = c + 1 < cuts_.size() ? cuts_[c + 1] : std::int64_t(mainOrder.size());
+        for (std::int64_t p = cuts_[c]; p < end; ++p) segOfMain_[p] = std::int64_t(c);
+    }
+    segmentCount_ = std::max<std::int64_t>(1, std::int64_t(cuts_.size()));
+}
+
+// 3. Branches: connected groups of tail kernels; those holding weight updates go through
+// the scheduler, the others run right after their last main predecessor.
+void RoamOrdering::collectBranches() {
+    const std::vector<std::int64_t>& posMain = parts_.posMain;
+    DisjointSets groups(n_);
+    for (std::int64_t k = 0; k < n_; ++k)
+        if (isTail(k))
+            for (auto s : graph_.successors(size_t(k)))
+                if (isTail(s)) groups.join(s, k);
+    std::vector<std::int64_t> branchOf(n_, -1);
+    before_.assign(n_, {});
+    std::vector<std::int64_t> anchor(n_, -1);  // main kernel a source runs before; main kernels: themselves
+    for (auto k : parts_.mainOrder) anchor[k] = k;
+    std::int64_t lastMainSeen = -1;
+    for (auto k : topo_) {
+        if (isMain(k)) {
+            lastMainSeen = k;
+            continue;
+        }
+        if (parts_.kind[k] == RoamKernelKind::Source) {
+            std::int64_t first = -1;
+            for (auto s : graph_.successors(size_t(k)))
+                if (isMain(s) && (first < 0 || posMain[s] < posMain[first])) first = s;
+            before_[first].push_back(k);  // a source has a main successor, else it is a tail
+            anchor[k] = first;
+            continue;
+        }
+        const auto root = groups.find(k);
+        if (branchOf[root] < 0) {
+            branchOf[root] = std::int64_t(branches_.size());
+            Branch b;
+            // Without a main predecessor, it stays where the program put it.
+            b.earliest = lastMainSeen >= 0 ? segOfMain_[posMain[lastMainSeen]] : 0;
+            branches_.push_back(b);
+        }
+        auto& b = branches_[branchOf[root]];
+        b.kernels.push_back(k);
+        b.updatesWeights = b.updatesWeights || parts_.weightUpdate[k];
+        // A source predecessor runs right before its anchor, so the branch must follow that.
+        for (auto p : graph_.predecessors(size_t(k)))
+            if (const auto a = anchor[p]; a >= 0 && (b.lastMainPred < 0 || posMain[a] > posMain[b.lastMainPred]))
+                b.lastMainPred = a;
+    }
+}
+
+// Tensors: which the main graph touches, which are activations (touched in forward and in
+// backward), and the segments an activation may be live in.
+ActivationEstimate RoamOrdering::estimateActivations() const {
+    const std::vector<char>& isW = parts_.weightUpdate;
+    const std::vector<std::int64_t>& mainOrder = parts_.mainOrder;
+    const size_t tensorCount = model_.tensorCount();
+    ActivationEstimate e;
+    e.nonWTouches.assign(tensorCount, 0);
+    std::vector<char> fwd(tensorCount, 0), bwd(tensorCount, 0);
+    for (std::int64_t k = 0; k < n_; ++k)
+        if (!isW[k])
+            for (auto t : model_.touched(size_t(k))) e.nonWTouches[t] = 1;
+    std::vector<std::int64_t> firstSeg(tensorCount, segmentCount_), lastSeg(tensorCount, -1);
+    for (std::int64_t p = 0; p < std::int64_t(mainOrder.size()); ++p) {
+        const auto k = size_t(mainOrder[p]);
+        const auto phase = profile_.kernels[k].phase;
+        for (auto t : model_.touched(k)) {
+            fwd[t] |= phase == KernelPhase::Forward;
+            bwd[t] |= phase == KernelPhase::Backward || phase == KernelPhase::Loss;
+            firstSeg[t] = std::min(firstSeg[t], segOfMain_[p]);
+            lastSeg[t] = std::max(lastSeg[t], segOfMain_[p]);
+        }
+    }
+    Bytes totalBytes = 0;
+    e.live.assign(segmentCount_ + 1, 0);  // a difference array until the prefix sum below
+    for (size_t t = 0; t < tensorCount; ++t) {
+        totalBytes += model_.size(std::int32_t(t));
+        if (!(fwd[t] && bwd[t])) continue;
+        e.estimatedPeak += model_.size(std::int32_t(t));
+        e.live[firstSeg[t]] += model_.size(std::int32_t(t));
+        e.live[lastSeg[t] + 1] -= model_.size(std::int32_t(t));
+    }
+    for (std::int64_t s = 1; s <= segmentCount_; ++s) e.live[s] += e.live[s - 1];
+    e.averageTensor = tensorCount ? double(totalBytes) / double(tensorCount) : 0.0;
+    return e;
+}
+
+// The weight-update scheduler: each branch right after its gradient, unless the activations
+// estimated live there plus alpha gradient-sized layers exceed the estimated peak (eq. 6).
+void RoamOrdering::scheduleBranches() {
+    const ActivationEstimate e = estimateActivations();
+    const std::vector<Bytes>& activationsLive = e.live;
+    const double estimatedPeak = double(e.estimatedPeak);
+    for (auto& b : branches_) {
+        if (b.lastMainPred >= 0) b.earliest = segOfMain_[parts_.posMain[b.lastMainPred]];
+        b.gradBytes = gradientBytes(b, e.nonWTouches);
+        b.segment = b.earliest;
+        // Equation 6.
+        const double used = double(activationsLive[b.earliest]) + options_.optimizerAlpha * double(b.gradBytes);
+        if (b.updatesWeights && e.averageTensor > 0 && double(b.gradBytes) / e.averageTensor > options_.delayRadius &&
+            used > estimatedPeak) {
+            // Delay to the first later segment where the estimate fits (the last one at worst).
+            while (b.segment + 1 < segmentCount_ &&
+                   double(activationsLive[b.segment]) + options_.optimizerAlpha * double(b.gradBytes) > estimatedPeak)
+                ++b.segment;
+            delayed_ += b.segment != b.earliest;
+        }
+    }
+}
+
+// The gradient: what the branch's weight-update kernels share with other kernels.
+Bytes RoamOrdering::gradientBytes(const Branch& b, const std::vector<char>& nonWTouches) const {
+    std::vector<std::int32_t> shared;
+    for (auto k : b.kernels)
+        if (parts_.weightUpdate[k])
+            for (auto t : model_.touched(size_t(k)))
+                if (nonWTouches[t]) shared.push_back(t);
+    std::sort(shared.begin(), shared.end());
+    shared.erase(std::unique(shared.begin(), shared.end()), shared.end());
+    Bytes bytes = 0;
+    for (auto t : shared) bytes += model_.size(t);
+    return bytes;
+}
+
+// 4. The initial order: each segment's kernels, each branch right after its gradient's
+// producer (or first in a later segment it was delayed to).
+void RoamOrdering::assembleOrder() {
+    const std::vector<std::int64_t>& mainOrder = parts_.mainOrder;
+    std::vector<std::vector<std::int64_t>> after(n_), atSegmentStart(segmentCount_);
+    for (auto& b : branches_) {
+        auto& into = (b.segment == b.earliest && b.lastMainPred >= 0) ? after[b.lastMainPred] : atSegmentStart[b.segment];
+        into.insert(into.end(), b.kernels.begin(), b.kernels.end());
+    }
+    for (std::int64_t s = 0; s < segmentCount_; ++s) {
+        segmentStarts_.push_back(std::int64_t(order_.size()));
+        order_.insert(order_.end(), atSegmentStart[s].begin(), atSegmentStart[s].end());
+        const std::int64_t begin = cuts_.empty() ? 0 : cuts_[s];
+        const std::int64_t end = s + 1 < std::int64_t(cuts_.size()) ? cuts_[s + 1] : std::int64_t(mainOrder.size());
+        for (std::int64_t p = begin; p < end; ++p) {
+            order_.insert(order_.end(), before_[mainOrder[p]].begin(), before_[mainOrder[p]].end());
+            order_.push_back(mainOrder[p]);
+            order_.insert(order_.end(), after[mainOrder[p]].begin(), after[mainOrder[p]].end());
+        }
+    }
+    // Segments that end up empty (everything delayed out of nothing) are dropped.
+    segmentStarts_.erase(std::unique(segmentStarts_.begin(), segmentStarts_.end()), segmentStarts_.end());
+    while (!segmentStarts_.empty() && segmentStarts_.back() >= n_ && n_ > 0) segmentStarts_.pop_back();
+    if (segmentStarts_.empty()) segmentStarts_.push_back(0);
+    std::string why;
+    if (!isTopologicalOrder(graph_, order_, &why)) throw std::logic_error("roam assembled an invalid order: " + why);
+}
+
+// Every segment's leaves solved exactly, then the segments' peaks.
+void RoamOrdering::solveSegments() {
+    stats_ = statsFor(segmentStarts_, n_);
+    for (auto& st : stats_)
+        for (std::int64_t t = st.startTick; t < st.startTick + st.kernels; ++t)
+            st.weightUpdates += parts_.weightUpdate[order_[t]];
+    optimizeLeaves(model_, graph_, order_, segmentStarts_, options_, stats_);
+    fillSegmentPeaks(model_, order_, stats_);
+}
+
+// Guard (not in the paper): the program and lescea orders, improved by the same leaf
+// search, can only get better than they were; when one beats the segment order, it is
+// returned instead, so roam is never worse than either baseline (the notes say so).
+void RoamOrdering::keepBetterBaseline(OrderResult& result) {
+    Bytes bestPeak = model_.peak(order_);
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> baselines;
+    {
+        std::vector<std::int64_t> program(n_);
+        std::iota(program.begin(), program.end(), std::int64_t(0));
+        if (isTopologicalOrder(graph_, program, nullptr)) baselines.emplace_back("program", std::move(program));
+        baselines.emplace_back("lescea", lesceaOrder(profile_).order);
+    }
+    for (auto& [name, candidate] : baselines) {
+        if (model_.peak(candidate) >= bestPeak) continue;
+        std::vector<std::int64_t> starts = {0};
+        auto candidateStats = statsFor(starts, n_);
+        optimizeLeaves(model_, graph_, candidate, starts, options_, candidateStats);
+        fillSegmentPeaks(model_, candidate, candidateStats);
+        const Bytes peak = model_.peak(candidate);
+        if (peak >= bestPeak) continue;
+        result.notes += fmt::format("; the segment order peaked at {} B, above the {} order, so the {} order improved "
+                                    "window by window ({} B) is returned",
+                                    bestPeak, name, name, peak);
+        bestPeak = peak;
+        order_ = std::move(candidate);
+        segmentStarts_ = std::move(starts);
+        stats_ = std::move(candidateStats);
+    }
+}
+
+// The order, its segments and peak, and ROAM's subgraph tree of it.
+void RoamOrdering::finish(OrderResult& result) {
+    std::string why;
+    if (!isTopologicalOrder(graph_, order_, &why)) throw std::logic_error("roam produced an invalid order: " + why);
+    result.order = std::move(order_);
+    result.segmentStarts = std::move(segmentStarts_);
+    result.segments = std::move(stats_);
+    result.provenOptimal = std::all_of(result.segments.begin(), result.segments.end(), [](const OrderSegmentStats& s) {
+        return s.provenOptimal || s.kernels < 2;
+    });
+    result.theoreticalPeak = theoreticalPeakOf(profile_, result.order);
+    // ROAM's subgraph tree of the final order (Algorithm 1): forward segments paired with the
+    // backward segments that free their activations. The leaves above were the segments one by
+    // one: by equation 1 a pair's two segments are independent for the peak, so pairing them
+    // changes nothing here; the roam layout lays out the pairs (placement_roam.cpp).
+    const auto tree = roamSubgraphTree(profile_, result.order, allocationProblemFromProfile(profile_, result.order));
+    result.subgraphSpans.clear();
+    for (const auto& s : tree.spans) result.subgraphSpans.emplace_back(s.begin, s.end);
+    result.notes += fmt::format("; subgraph tree: {} nested forward/backward pairs", tree.spans.size());
+}
+
 }  // namespace
 
 OrderResult roamOrder(const Profile& profile, const OrderOptions& options) {
@@ -119,220 +437,7 @@ OrderResult roamOrder(const Profile& profile, const OrderOptions& options) {
         throw std::invalid_argument(fmt::format("node limit {}: expected 2 to 64 kernels", options.nodeLimit));
     if (!(options.timeLimitSecondsPerSegment >= 0))
         throw std::invalid_argument("the time limit per segment must be zero or more seconds");
-    const DependencyGraph graph = DependencyGraph::derive(profile);
-    const std::vector<std::int64_t> topo = programFirstTopologicalOrder(graph);  // throws on a cycle
-    const OrderMemoryModel model(profile);
-    const std::int64_t n = std::int64_t(graph.size());
-
-    // 1-2. Set aside what floats (weight-update branches, kernels feeding only them or nothing:
-    // "tails"; kernels with no predecessor: "sources") and cut the rest ("main") at its
-    // memory-insensitive kernels (roam_graph.h).
-    RoamGraphParts parts = splitForRoam(profile, graph, topo);
-    const std::vector<char>& isW = parts.weightUpdate;
-    enum : char { Main, Tail, Source };
-    std::vector<char> kind(n);
-    for (std::int64_t k = 0; k < n; ++k) kind[k] = char(parts.kind[k]);
-    const std::vector<std::int64_t>& mainOrder = parts.mainOrder;
-    const std::vector<std::int64_t>& posMain = parts.posMain;
-    std::vector<std::int64_t> cuts = parts.insensitive;
-    if (cuts.empty() || cuts.front() != 0) cuts.insert(cuts.begin(), 0);
-    if (mainOrder.empty()) cuts.clear();
-    std::vector<std::int64_t> segOfMain(mainOrder.size(), 0);
-    for (size_t c = 0; c < cuts.size(); ++c) {
-        const std::int64_t end = c + 1 < cuts.size() ? cuts[c + 1] : std::int64_t(mainOrder.size());
-        for (std::int64_t p = cuts[c]; p < end; ++p) segOfMain[p] = std::int64_t(c);
-    }
-    const std::int64_t segmentCount = std::max<std::int64_t>(1, std::int64_t(cuts.size()));
-
-    // 3. Branches: connected groups of tail kernels; those holding weight updates go through
-    // the scheduler, the others run right after their last main predecessor.
-    std::vector<std::int64_t> parent(n);
-    std::iota(parent.begin(), parent.end(), 0);
-    auto find = [&](std::int64_t x) {
-        while (parent[x] != x) x = parent[x] = parent[parent[x]];
-        return x;
-    };
-    for (std::int64_t k = 0; k < n; ++k)
-        if (kind[k] == Tail)
-            for (auto s : graph.successors(size_t(k)))
-                if (kind[s] == Tail) parent[find(s)] = find(k);
-    struct Branch {
-        std::vector<std::int64_t> kernels;  // topological order
-        std::int64_t earliest = 0;          // segment of its latest main predecessor
-        std::int64_t lastMainPred = -1;     // kernel position
-        std::int64_t segment = 0;           // where the scheduler puts it
-        bool updatesWeights = false;
-        Bytes gradBytes = 0;
-    };
-    std::vector<Branch> branches;
-    std::vector<std::int64_t> branchOf(n, -1);
-    std::vector<std::vector<std::int64_t>> before(n);  // sources, run right before a main kernel
-    std::vector<std::int64_t> anchor(n, -1);  // main kernel a source runs before; main kernels: themselves
-    for (auto k : mainOrder) anchor[k] = k;
-    std::int64_t lastMainSeen = -1;
-    for (auto k : topo) {
-        if (kind[k] == Main) {
-            lastMainSeen = k;
-            continue;
-        }
-        if (kind[k] == Source) {
-            std::int64_t first = -1;
-            for (auto s : graph.successors(size_t(k)))
-                if (kind[s] == Main && (first < 0 || posMain[s] < posMain[first])) first = s;
-            before[first].push_back(k);  // a source has a main successor, else it is a tail
-            anchor[k] = first;
-            continue;
-        }
-        const auto root = find(k);
-        if (branchOf[root] < 0) {
-            branchOf[root] = std::int64_t(branches.size());
-            Branch b;
-            // Without a main predecessor, it stays where the program put it.
-            b.earliest = lastMainSeen >= 0 ? segOfMain[posMain[lastMainSeen]] : 0;
-            branches.push_back(b);
-        }
-        auto& b = branches[branchOf[root]];
-        b.kernels.push_back(k);
-        b.updatesWeights = b.updatesWeights || isW[k];
-        // A source predecessor runs right before its anchor, so the branch must follow that.
-        for (auto p : graph.predecessors(size_t(k)))
-            if (const auto a = anchor[p]; a >= 0 && (b.lastMainPred < 0 || posMain[a] > posMain[b.lastMainPred]))
-                b.lastMainPred = a;
-    }
-    // Tensors: which the main graph touches, which are activations (touched in forward and in
-    // backward), and the segments an activation may be live in.
-    const size_t tensorCount = model.tensorCount();
-    std::vector<char> nonWTouches(tensorCount, 0), fwd(tensorCount, 0), bwd(tensorCount, 0);
-    for (std::int64_t k = 0; k < n; ++k)
-        if (!isW[k])
-            for (auto t : model.touched(size_t(k))) nonWTouches[t] = 1;
-    std::vector<std::int64_t> firstSeg(tensorCount, segmentCount), lastSeg(tensorCount, -1);
-    for (std::int64_t p = 0; p < std::int64_t(mainOrder.size()); ++p) {
-        const auto k = size_t(mainOrder[p]);
-        const auto phase = profile.kernels[k].phase;
-        for (auto t : model.touched(k)) {
-            fwd[t] |= phase == KernelPhase::Forward;
-            bwd[t] |= phase == KernelPhase::Backward || phase == KernelPhase::Loss;
-            firstSeg[t] = std::min(firstSeg[t], segOfMain[p]);
-            lastSeg[t] = std::max(lastSeg[t], segOfMain[p]);
-        }
-    }
-    Bytes estimatedPeak = 0, totalBytes = 0;  // equation 4
-    std::vector<Bytes> activationsLive(segmentCount + 1, 0);  // equation 5, as a difference array
-    for (size_t t = 0; t < tensorCount; ++t) {
-        totalBytes += model.size(std::int32_t(t));
-        if (!(fwd[t] && bwd[t])) continue;
-        estimatedPeak += model.size(std::int32_t(t));
-        activationsLive[firstSeg[t]] += model.size(std::int32_t(t));
-        activationsLive[lastSeg[t] + 1] -= model.size(std::int32_t(t));
-    }
-    for (std::int64_t s = 1; s <= segmentCount; ++s) activationsLive[s] += activationsLive[s - 1];
-    const double averageTensor = tensorCount ? double(totalBytes) / double(tensorCount) : 0.0;
-    std::int64_t delayed = 0;
-    for (auto& b : branches) {
-        if (b.lastMainPred >= 0) b.earliest = segOfMain[posMain[b.lastMainPred]];
-        // The gradient: what the branch's weight-update kernels share with other kernels.
-        std::vector<std::int32_t> shared;
-        for (auto k : b.kernels)
-            if (isW[k])
-                for (auto t : model.touched(size_t(k)))
-                    if (nonWTouches[t]) shared.push_back(t);
-        std::sort(shared.begin(), shared.end());
-        shared.erase(std::unique(shared.begin(), shared.end()), shared.end());
-        for (auto t : shared) b.gradBytes += model.size(t);
-        b.segment = b.earliest;
-        const double used = double(activationsLive[b.earliest]) + options.optimizerAlpha * double(b.gradBytes);  // eq. 6
-        if (b.updatesWeights && averageTensor > 0 && double(b.gradBytes) / averageTensor > options.delayRadius && used > double(estimatedPeak)) {
-            // Delay to the first later segment where the estimate fits (the last one at worst).
-            while (b.segment + 1 < segmentCount &&
-                   double(activationsLive[b.segment]) + options.optimizerAlpha * double(b.gradBytes) > double(estimatedPeak))
-                ++b.segment;
-            delayed += b.segment != b.earliest;
-        }
-    }
-
-    // 4. The initial order: each segment's kernels, each branch right after its gradient's
-    // producer (or first in a later segment it was delayed to); then the leaves are solved.
-    std::vector<std::vector<std::int64_t>> after(n), atSegmentStart(segmentCount);
-    for (auto& b : branches) {
-        auto& into = (b.segment == b.earliest && b.lastMainPred >= 0) ? after[b.lastMainPred] : atSegmentStart[b.segment];
-        into.insert(into.end(), b.kernels.begin(), b.kernels.end());
-    }
-    std::vector<std::int64_t> order, segmentStarts;
-    for (std::int64_t s = 0; s < segmentCount; ++s) {
-        segmentStarts.push_back(std::int64_t(order.size()));
-        order.insert(order.end(), atSegmentStart[s].begin(), atSegmentStart[s].end());
-        const std::int64_t begin = cuts.empty() ? 0 : cuts[s];
-        const std::int64_t end = s + 1 < std::int64_t(cuts.size()) ? cuts[s + 1] : std::int64_t(mainOrder.size());
-        for (std::int64_t p = begin; p < end; ++p) {
-            order.insert(order.end(), before[mainOrder[p]].begin(), before[mainOrder[p]].end());
-            order.push_back(mainOrder[p]);
-            order.insert(order.end(), after[mainOrder[p]].begin(), after[mainOrder[p]].end());
-        }
-    }
-    // Segments that end up empty (everything delayed out of nothing) are dropped.
-    segmentStarts.erase(std::unique(segmentStarts.begin(), segmentStarts.end()), segmentStarts.end());
-    while (!segmentStarts.empty() && segmentStarts.back() >= n && n > 0) segmentStarts.pop_back();
-    if (segmentStarts.empty()) segmentStarts.push_back(0);
-    std::string why;
-    if (!isTopologicalOrder(graph, order, &why)) throw std::logic_error("roam assembled an invalid order: " + why);
-
-    std::vector<OrderSegmentStats> stats = statsFor(segmentStarts, n);
-    for (auto& st : stats)
-        for (std::int64_t t = st.startTick; t < st.startTick + st.kernels; ++t) st.weightUpdates += isW[order[t]];
-    optimizeLeaves(model, graph, order, segmentStarts, options, stats);
-    fillSegmentPeaks(model, order, stats);
-
-    OrderResult result;
-    result.method = "roam";
-    result.notes = fmt::format("{} segments from {} memory-insensitive kernels; {} weight-update branches, {} delayed",
-                               segmentStarts.size(), cuts.size(), branches.size(), delayed);
-
-    // Guard (not in the paper): the program and lescea orders, improved by the same leaf
-    // search, can only get better than they were; when one beats the segment order, it is
-    // returned instead, so roam is never worse than either baseline (the notes say so).
-    Bytes bestPeak = model.peak(order);
-    std::vector<std::pair<std::string, std::vector<std::int64_t>>> baselines;
-    {
-        std::vector<std::int64_t> program(n);
-        std::iota(program.begin(), program.end(), std::int64_t(0));
-        if (isTopologicalOrder(graph, program, nullptr)) baselines.emplace_back("program", std::move(program));
-        baselines.emplace_back("lescea", lesceaOrder(profile).order);
-    }
-    for (auto& [name, candidate] : baselines) {
-        if (model.peak(candidate) >= bestPeak) continue;
-        std::vector<std::int64_t> starts = {0};
-        auto candidateStats = statsFor(starts, n);
-        optimizeLeaves(model, graph, candidate, starts, options, candidateStats);
-        fillSegmentPeaks(model, candidate, candidateStats);
-        const Bytes peak = model.peak(candidate);
-        if (peak >= bestPeak) continue;
-        result.notes += fmt::format("; the segment order peaked at {} B, above the {} order, so the {} order improved "
-                                    "window by window ({} B) is returned",
-                                    bestPeak, name, name, peak);
-        bestPeak = peak;
-        order = std::move(candidate);
-        segmentStarts = std::move(starts);
-        stats = std::move(candidateStats);
-    }
-    if (!isTopologicalOrder(graph, order, &why)) throw std::logic_error("roam produced an invalid order: " + why);
-    result.order = std::move(order);
-    result.segmentStarts = std::move(segmentStarts);
-    result.segments = std::move(stats);
-    result.provenOptimal = std::all_of(result.segments.begin(), result.segments.end(), [](const OrderSegmentStats& s) {
-        return s.provenOptimal || s.kernels < 2;
-    });
-    result.theoreticalPeak = theoreticalPeakOf(profile, result.order);
-    // ROAM's subgraph tree of the final order (Algorithm 1): forward segments paired with the
-    // backward segments that free their activations. The leaves above were the segments one by
-    // one: by equation 1 a pair's two segments are independent for the peak, so pairing them
-    // changes nothing here; the roam layout lays out the pairs (placement_roam.cpp).
-    {
-        const auto tree = roamSubgraphTree(profile, result.order, allocationProblemFromProfile(profile, result.order));
-        result.subgraphSpans.clear();
-        for (const auto& s : tree.spans) result.subgraphSpans.emplace_back(s.begin, s.end);
-        result.notes += fmt::format("; subgraph tree: {} nested forward/backward pairs", tree.spans.size());
-    }
+    OrderResult result = RoamOrdering(profile, options).run();
     result.seconds = secondsSince(start);
     return result;
 }

@@ -5,7 +5,7 @@
 // for, so a plan is never replayed against the wrong profile by accident. The schema is
 // resources/schemas/spillway.plan-1.schema.json; docs/formats.md describes every field.
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 #include <nlohmann/json.hpp>

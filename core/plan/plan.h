@@ -2,7 +2,7 @@
 // A plan is what a user deploys: the kernel order, optional arena offsets, and directives tied
 // to a kernel position and a tensor. Planners (core/policy) make plans; the simulator
 // (core/sim) and the CUDA runtime replay them.
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 #include <map>

@@ -1,7 +1,6 @@
 #include "core/plan/plan_json.h"
 
-#include "core/io/import_error.h"
-#include "core/io/json_fields.h"
+#include "core/io/base/json_object_reader.h"
 
 #include <array>
 
@@ -20,11 +19,56 @@ constexpr std::array<MemAdvice, 6> kAdvice = {MemAdvice::SetReadMostly,         
                                               MemAdvice::SetAccessedBy,          MemAdvice::UnsetAccessedBy};
 constexpr std::array<Tier, 3> kTiers = {Tier::Gpu, Tier::Host, Tier::Ssd};
 
-using jsonfield::fail;
-using jsonfield::fromName;
-using jsonfield::integer;
-using jsonfield::member;
-using jsonfield::string;
+Directive readDirective(const JsonObjectReader& o) {
+    Directive d;
+    d.kernelPos = o.integer("at");
+    d.kind = o.fromName("kind", kKinds);
+    d.tensor = o.integer("tensor");
+    d.target = o.fromName("target", kTiers);
+    if (o.has("keep_until")) d.keepUntil = o.integer("keep_until");
+    if (o.has("after_kernel")) d.afterKernel = o.boolean("after_kernel");
+    if (o.has("delay_ns")) {
+        d.delay = o.integer("delay_ns");
+        if (d.delay < 0) o.fail(o.at("delay_ns"), "expected a delay >= 0 nanoseconds");
+    }
+    if (d.kind == DirectiveKind::Advise) {
+        d.advice = o.fromName("advice", kAdvice);
+        if (d.target == Tier::Ssd) o.fail(o.at("target"), "an advise directive's location is gpu or host, not ssd");
+    } else if (o.has("advice")) {
+        o.fail(o.at("advice"), "only an \"advise\" directive carries an advice");
+    }
+    return d;
+}
+
+ArenaSlot readSlot(const JsonObjectReader& o) {
+    ArenaSlot slot;
+    if (o.has("tensor")) slot.tensor = o.integer("tensor");
+    else slot.workspaceKernelPos = o.integer("workspace_of_kernel");
+    slot.offset = o.integer("offset");
+    slot.bytes = o.integer("bytes");
+    if (slot.offset < 0 || slot.bytes < 0) o.fail(o.pointer(), "expected offset and bytes >= 0");
+    return slot;
+}
+
+// The fields after the directives: all optional, so drafts stored before they existed read the same.
+void readOptionalFields(const JsonObjectReader& r, Plan& plan) {
+    if (r.has("memory_model")) {
+        constexpr std::array<MemoryModel, 2> kModels = {MemoryModel::UnifiedPaging, MemoryModel::ContiguousFirstFit};
+        plan.memoryModel = r.fromName("memory_model", kModels);
+    }
+    if (r.has("allow_faults")) plan.allowFaults = r.boolean("allow_faults");
+    if (r.has("cannot_run")) plan.cannotRun = r.string("cannot_run");
+    if (r.has("placement")) plan.placement = r.string("placement");
+    if (r.has("arena_bytes")) {
+        plan.arenaBytes = r.integer("arena_bytes");
+        if (plan.arenaBytes < 0) r.fail(r.at("arena_bytes"), "expected a size >= 0 bytes");
+    }
+    if (r.has("arena")) {
+        const auto& arena = r.array("arena", "an array of slots");
+        for (std::size_t i = 0; i < arena.size(); ++i)
+            plan.arena.push_back(readSlot(r.child(arena[i], "/arena/" + std::to_string(i))));
+    }
+}
 
 }  // namespace
 
@@ -70,85 +114,25 @@ nlohmann::ordered_json planToJson(const Plan& plan) {
 }
 
 Plan planFromJson(const nlohmann::json& doc, const std::string& label) {
-    if (!doc.is_object()) fail(label, "", "expected a JSON object");
-    if (string(member(doc, "format", label, ""), label, "/format") != kPlanDraftFormatId)
-        fail(label, "/format", "expected \"" + std::string(kPlanDraftFormatId) + "\"");
+    const JsonObjectReader r(doc, label, "", "a JSON object");
+    if (r.string("format") != kPlanDraftFormatId)
+        r.fail("/format", "expected \"" + std::string(kPlanDraftFormatId) + "\"");
     return planFieldsFromJson(doc, label);
 }
 
 Plan planFieldsFromJson(const nlohmann::json& doc, const std::string& label) {
-    if (!doc.is_object()) fail(label, "", "expected a JSON object");
+    const JsonObjectReader r(doc, label, "", "a JSON object");
     Plan plan;
-    plan.policy = string(member(doc, "policy", label, ""), label, "/policy");
-    const auto& order = member(doc, "order", label, "");
-    if (!order.is_array()) fail(label, "/order", "expected an array of kernel positions");
-    for (std::size_t i = 0; i < order.size(); ++i)
-        plan.order.push_back(integer(order[i], label, "/order/" + std::to_string(i)));
-    const auto& drop = member(doc, "drop_dead_on_eviction", label, "");
-    if (!drop.is_boolean()) fail(label, "/drop_dead_on_eviction", "expected true or false");
-    plan.dropDeadOnEviction = drop.get<bool>();
-    const auto& notes = member(doc, "notes", label, "");
-    if (!notes.is_object()) fail(label, "/notes", "expected an object of strings");
-    for (const auto& [key, value] : notes.items()) plan.notes[key] = string(value, label, "/notes/" + key);
-    const auto& directives = member(doc, "directives", label, "");
-    if (!directives.is_array()) fail(label, "/directives", "expected an array");
+    plan.policy = r.string("policy");
+    plan.order = r.integers("order", "an array of kernel positions");
+    plan.dropDeadOnEviction = r.boolean("drop_dead_on_eviction");
+    const auto notes = r.object("notes", "an object of strings");
+    for (const auto& [key, value] : notes.json().items()) plan.notes[key] = notes.stringAt(value, notes.at(key));
+    const auto& directives = r.array("directives");
     plan.directives.reserve(directives.size());
-    for (std::size_t i = 0; i < directives.size(); ++i) {
-        const std::string p = "/directives/" + std::to_string(i);
-        const auto& o = directives[i];
-        if (!o.is_object()) fail(label, p, "expected an object");
-        Directive d;
-        d.kernelPos = integer(member(o, "at", label, p), label, p + "/at");
-        d.kind = fromName(kKinds, string(member(o, "kind", label, p), label, p + "/kind"), label, p + "/kind");
-        d.tensor = integer(member(o, "tensor", label, p), label, p + "/tensor");
-        d.target = fromName(kTiers, string(member(o, "target", label, p), label, p + "/target"), label, p + "/target");
-        if (o.contains("keep_until")) d.keepUntil = integer(o["keep_until"], label, p + "/keep_until");
-        if (o.contains("after_kernel")) {
-            if (!o["after_kernel"].is_boolean()) fail(label, p + "/after_kernel", "expected true or false");
-            d.afterKernel = o["after_kernel"].get<bool>();
-        }
-        if (o.contains("delay_ns")) {
-            d.delay = integer(o["delay_ns"], label, p + "/delay_ns");
-            if (d.delay < 0) fail(label, p + "/delay_ns", "expected a delay >= 0 nanoseconds");
-        }
-        if (d.kind == DirectiveKind::Advise) {
-            d.advice = fromName(kAdvice, string(member(o, "advice", label, p), label, p + "/advice"), label, p + "/advice");
-            if (d.target == Tier::Ssd) fail(label, p + "/target", "an advise directive's location is gpu or host, not ssd");
-        } else if (o.contains("advice")) {
-            fail(label, p + "/advice", "only an \"advise\" directive carries an advice");
-        }
-        plan.directives.push_back(d);
-    }
-    if (doc.contains("memory_model")) {
-        constexpr std::array<MemoryModel, 2> kModels = {MemoryModel::UnifiedPaging, MemoryModel::ContiguousFirstFit};
-        plan.memoryModel = fromName(kModels, string(doc["memory_model"], label, "/memory_model"), label, "/memory_model");
-    }
-    if (doc.contains("allow_faults")) {
-        if (!doc["allow_faults"].is_boolean()) fail(label, "/allow_faults", "expected true or false");
-        plan.allowFaults = doc["allow_faults"].get<bool>();
-    }
-    if (doc.contains("cannot_run")) plan.cannotRun = string(doc["cannot_run"], label, "/cannot_run");
-    if (doc.contains("placement")) plan.placement = string(doc["placement"], label, "/placement");
-    if (doc.contains("arena_bytes")) {
-        plan.arenaBytes = integer(doc["arena_bytes"], label, "/arena_bytes");
-        if (plan.arenaBytes < 0) fail(label, "/arena_bytes", "expected a size >= 0 bytes");
-    }
-    if (doc.contains("arena")) {
-        const auto& arena = doc["arena"];
-        if (!arena.is_array()) fail(label, "/arena", "expected an array of slots");
-        for (std::size_t i = 0; i < arena.size(); ++i) {
-            const std::string p = "/arena/" + std::to_string(i);
-            const auto& o = arena[i];
-            if (!o.is_object()) fail(label, p, "expected an object");
-            ArenaSlot slot;
-            if (o.contains("tensor")) slot.tensor = integer(o["tensor"], label, p + "/tensor");
-            else slot.workspaceKernelPos = integer(member(o, "workspace_of_kernel", label, p), label, p + "/workspace_of_kernel");
-            slot.offset = integer(member(o, "offset", label, p), label, p + "/offset");
-            slot.bytes = integer(member(o, "bytes", label, p), label, p + "/bytes");
-            if (slot.offset < 0 || slot.bytes < 0) fail(label, p, "expected offset and bytes >= 0");
-            plan.arena.push_back(slot);
-        }
-    }
+    for (std::size_t i = 0; i < directives.size(); ++i)
+        plan.directives.push_back(readDirective(r.child(directives[i], "/directives/" + std::to_string(i))));
+    readOptionalFields(r, plan);
     return plan;
 }
 

@@ -3,7 +3,7 @@
 // iteration ran under plain UVM: each kernel launch gets an execution ID (kernel + arguments),
 // the execution-ID table remembers which launch followed which, and the block table remembers
 // what each launch faulted on. deepum_planner.cpp walks them to predict what to prefetch.
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 #include <vector>

@@ -2,7 +2,7 @@
 // FlashNeuron's offloading decision, apart from the directives it becomes (flashneuron_planner.cpp)
 // so tests can check each step: which forward activations go to the SSD, when each leaves,
 // when it comes back. Rules and their source: docs/policies.md.
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 #include <vector>

@@ -6,7 +6,7 @@
 // SSD bandwidth claims PCIe bandwidth too, and PCIe traffic beyond what the SSD leaves free
 // spills into the SSD budget (G10's coupling, kept as G10 wrote it; docs/policies.md).
 #include "core/policy/g10_prefix_sum_tree.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 #include <vector>

@@ -5,7 +5,7 @@
 // (bytes x allocation cost), and frees it at its death: the kernel after its last read (a tensor
 // never read dies right after its first use).
 #include "core/analysis/liveness.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 
 #include <vector>
 

@@ -23,7 +23,9 @@
 #include "core/policy/planners.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace spillway {
 
@@ -41,149 +43,239 @@ struct Migration {
     std::int64_t use = 0;
 };
 
+// One candidate interval on the unrolled axis, and how long its tensor takes over each link.
+struct Window {
+    std::int64_t tensorPos = 0;
+    Bytes size = 0;
+    std::int64_t first = 0;  // first idle kernel
+    std::int64_t use = 0;    // the next use
+    Nanoseconds evictTime = 0;
+    Nanoseconds fetchTime = 0;
+};
+
+// What scanning the prefetch kernels from the use back to P_safe found.
+struct PrefetchScan {
+    std::int64_t bestP = 0;      // the lowest total(p)
+    std::int64_t pSafe = 0;
+    Nanoseconds bestTotal = -1;  // total(bestP)
+    Nanoseconds oversubAtSafe = 0;
+    Nanoseconds delayAtSafe = 0;
+};
+
+// The flowchart's steps (see the top of the file) over the stall model, the two link queues
+// and the migrations planned so far.
+class MostPlanner {
+public:
+    MostPlanner(const Profile& profile, const HardwareConfig& hardware, Plan plan)
+        : profile_(profile),
+          hardware_(hardware),
+          n_(static_cast<std::int64_t>(profile.kernels.size())),
+          liveness_(computeLiveness(profile)),
+          peakBytes_(theoreticalPeak(profile, liveness_).liveBytes),
+          model_(profile, hardware, peakBytes_),
+          // One FIFO per direction of the link MOST migrates over, repeating every iteration.
+          outQueue_(model_.startOf(n_)),
+          inQueue_(model_.startOf(n_)),
+          plan_(std::move(plan)) {}
+
+    Plan run() {
+        for (const auto& c : candidates()) {
+            if (!model_.anyOversubscription()) break;
+            consider(c.interval);
+        }
+        mapLocalTensors();
+        std::stable_sort(plan_.directives.begin(), plan_.directives.end(),
+                         [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
+        plan_.notes["migrations_prefetched_at_p_safe"] = std::to_string(safe_);
+        plan_.notes["migrations_traded_against_delay"] = std::to_string(traded_);
+        plan_.notes["migrations_declined"] = std::to_string(declined_);
+        plan_.notes["foreseen_late_prefetch_ns"] = std::to_string(foreseenDelay_);
+        plan_.notes["oversubscribed_after_plan"] = model_.anyOversubscription() ? "yes" : "no";
+        return std::move(plan_);
+    }
+
+private:
+    std::vector<Candidate> candidates() const;
+    void consider(const InactiveInterval& iv);
+    Nanoseconds stallOfKeeping(Bytes keepExcess, std::int64_t first, std::int64_t use) const;
+    Nanoseconds oversubAt(Bytes bytes, std::int64_t k) const;
+    Nanoseconds lateness(std::int64_t p, const Window& w) const;
+    PrefetchScan scanPrefetchKernels(const Window& w, std::int64_t evicted) const;
+    std::optional<std::int64_t> choosePrefetch(const Window& w, const PrefetchScan& s, Nanoseconds keepStall);
+    void addMigration(const Window& w, std::int64_t prefetchAt);
+    void rebuildEstimate();
+    void mapLocalTensors();
+
+    const Profile& profile_;
+    const HardwareConfig& hardware_;
+    const std::int64_t n_;
+    const Liveness liveness_;
+    const std::vector<Bytes> peakBytes_;
+    MostStallModel model_;
+    MostLinkQueue outQueue_, inQueue_;
+    Plan plan_;
+    std::vector<Migration> planned_;
+    std::int64_t safe_ = 0, traded_ = 0, declined_ = 0;
+    Nanoseconds foreseenDelay_ = 0;
+};
+
+// Every inactive interval worth relieving, highest benefit first; ties in profile order, so
+// the plan is deterministic.
+std::vector<Candidate> MostPlanner::candidates() const {
+    std::vector<Candidate> out;
+    for (const auto& iv : computeInactiveIntervals(profile_, liveness_).all) {
+        const auto& l = liveness_.tensors[iv.tensorPos];
+        if (!l.persistent && iv.nextUse > l.lastRead) continue;  // only a dead write follows
+        out.push_back({iv, __extension__ static_cast<__int128>(profile_.tensors[iv.tensorPos].bytes) * iv.time});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.benefit > b.benefit; });
+    return out;
+}
+
+// One interval: skipped, migrated with its prefetch at P_safe or at the cheapest p, or declined.
+void MostPlanner::consider(const InactiveInterval& iv) {
+    Window w;
+    w.tensorPos = iv.tensorPos;
+    w.size = profile_.tensors[iv.tensorPos].bytes;
+    w.first = iv.afterUse + 1;
+    w.use = w.first + iv.kernelCount;
+    const Bytes keepExcess = std::min(w.size, model_.worstExcess(w.first, w.use));
+    if (keepExcess <= 0) return;
+    const Nanoseconds keepStall = stallOfKeeping(keepExcess, w.first, w.use);
+
+    w.evictTime = model_.outLink().latency + transferTime(model_.outLink(), w.size);
+    const Nanoseconds evictLands = outQueue_.finishIfAdded(model_.startOf(w.first), w.evictTime);
+    const std::int64_t evicted = model_.kernelAt(evictLands, w.use);
+    if (evicted + 1 >= w.use) return;  // the memory would never be free before the use
+    w.fetchTime = model_.inLink().latency + transferTime(model_.inLink(), w.size);
+    const PrefetchScan scan = scanPrefetchKernels(w, evicted);
+    if (const auto prefetchAt = choosePrefetch(w, scan, keepStall)) addMigration(w, *prefetchAt);
+}
+
+// The oversubscription stall of keeping the tensor resident: evicting its share of the excess
+// at the interval's worst kernel.
+Nanoseconds MostPlanner::stallOfKeeping(Bytes keepExcess, std::int64_t first, std::int64_t use) const {
+    std::int64_t keepWorst = first;
+    for (std::int64_t k = first; k < use; ++k)
+        if (model_.worstExcess(k, k + 1) > model_.worstExcess(keepWorst, keepWorst + 1)) keepWorst = k;
+    return oversubAt(keepExcess, keepWorst);
+}
+
+// Oversub_stall of evicting `bytes` on the critical path of kernel k: the fault handling,
+// then the eviction, queued behind the pre-evictions planned on the same link.
+Nanoseconds MostPlanner::oversubAt(Bytes bytes, std::int64_t k) const {
+    if (bytes <= 0) return 0;
+    const auto& link = model_.uvmEvictionLink();
+    const Nanoseconds evict = link.latency + transferTime(link, bytes);
+    if (!model_.uvmEvictsOverOutLink()) return hardware_.faultLatency + evict;
+    const Nanoseconds t = model_.startOf(k) + hardware_.faultLatency;
+    return hardware_.faultLatency + outQueue_.finishIfAdded(t, evict) - t;
+}
+
+// P_delay of a prefetch issued at p: how far it lands, behind the planned prefetches,
+// after the use starts. It grows with p (a FIFO finishes later what it gets later).
+Nanoseconds MostPlanner::lateness(std::int64_t p, const Window& w) const {
+    return std::max<Nanoseconds>(0, inQueue_.finishIfAdded(model_.startOf(p), w.fetchTime) - model_.startOf(w.use));
+}
+
+// Scan p from the use back to P_safe (the first p that lands in time), keeping the worst
+// excess of [p, use). Earlier than P_safe only adds oversubscription. The prefetch is
+// issued before the use kernel at the latest (p <= use - 1).
+PrefetchScan MostPlanner::scanPrefetchKernels(const Window& w, std::int64_t evicted) const {
+    PrefetchScan s;
+    s.bestP = w.use - 1;
+    s.pSafe = evicted + 1;
+    Bytes excessFromP = 0;
+    std::int64_t worstFromP = w.use - 1;
+    for (std::int64_t p = w.use - 1; p > evicted; --p) {
+        const Bytes excessAtP = model_.worstExcess(p, p + 1);
+        if (excessAtP > excessFromP) { excessFromP = excessAtP; worstFromP = p; }
+        const Nanoseconds oversub = oversubAt(std::min(w.size, excessFromP), worstFromP);
+        const Nanoseconds late = lateness(p, w);
+        if (s.bestTotal < 0 || oversub + late <= s.bestTotal) { s.bestTotal = oversub + late; s.bestP = p; }
+        if (late == 0 || p == evicted + 1) {
+            s.pSafe = p;
+            s.oversubAtSafe = oversub;
+            s.delayAtSafe = late;
+            break;
+        }
+    }
+    return s;
+}
+
+// P_safe when prefetching there stalls nothing; else the cheapest p when its total, with the
+// stall it causes the planned prefetches behind it, is below keeping the tensor; else none.
+std::optional<std::int64_t> MostPlanner::choosePrefetch(const Window& w, const PrefetchScan& s, Nanoseconds keepStall) {
+    // The stall this prefetch would cause the planned ones queued behind it.
+    const Nanoseconds knockOnAtSafe = inQueue_.addedLateness(model_.startOf(s.pSafe), w.fetchTime);
+    if (s.oversubAtSafe == 0 && s.delayAtSafe == 0 && knockOnAtSafe == 0) {
+        ++safe_;
+        return s.pSafe;
+    }
+    const Nanoseconds knockOn =
+        s.bestP == s.pSafe ? knockOnAtSafe : inQueue_.addedLateness(model_.startOf(s.bestP), w.fetchTime);
+    if (s.bestTotal + knockOn >= keepStall) {
+        ++declined_;
+        return std::nullopt;
+    }
+    foreseenDelay_ += lateness(s.bestP, w) + knockOn;
+    ++traded_;
+    return s.bestP;
+}
+
+void MostPlanner::addMigration(const Window& w, std::int64_t prefetchAt) {
+    const TensorId id = profile_.tensors[w.tensorPos].id;
+    plan_.directives.push_back({w.first % n_, DirectiveKind::PreEvict, id, model_.target()});
+    plan_.directives.push_back({prefetchAt % n_, DirectiveKind::Prefetch, id, Tier::Gpu});
+    const int eviction = outQueue_.add(model_.startOf(w.first), w.evictTime);
+    inQueue_.add(model_.startOf(prefetchAt), w.fetchTime, model_.startOf(w.use));
+    planned_.push_back({w.size, eviction, prefetchAt, w.use});
+    rebuildEstimate();
+}
+
+// The memory estimate with every planned migration: a tensor is off the GPU from the kernel
+// after its (queued) eviction lands to its prefetch. Rebuilt after each new migration,
+// because a new eviction can push the ones queued after it later.
+void MostPlanner::rebuildEstimate() {
+    const std::int64_t n = n_;
+    std::vector<Bytes> delta(static_cast<size_t>(2 * n) + 1, 0);
+    for (const auto& m : planned_) {
+        const std::int64_t from = model_.kernelAt(outQueue_.finishOf(m.eviction), m.use) + 1;
+        if (from >= m.prefetchAt) continue;
+        delta[static_cast<size_t>(from)] -= m.bytes;
+        delta[static_cast<size_t>(m.prefetchAt)] += m.bytes;
+    }
+    std::vector<Bytes> resident = peakBytes_;
+    Bytes running = 0;
+    for (std::int64_t k = 0; k < 2 * n; ++k) {
+        running += delta[static_cast<size_t>(k)];
+        resident[static_cast<size_t>(k % n)] += running;
+    }
+    model_.setResident(std::move(resident));
+}
+
+// Like G10's framework, which MOST's evaluation runs on: map every local tensor just before
+// its first use and free it after its last read, so new data never faults and dead data is
+// never written back.
+void MostPlanner::mapLocalTensors() {
+    for (size_t t = 0; t < profile_.tensors.size(); ++t) {
+        const auto& l = liveness_.tensors[t];
+        if (l.persistent || !l.used()) continue;
+        const TensorId id = profile_.tensors[t].id;
+        plan_.directives.push_back({l.firstUse, DirectiveKind::Prefetch, id, Tier::Gpu});
+        const std::int64_t death = l.lastRead >= 0 ? l.lastRead + 1 : l.firstUse + 1;
+        if (death < n_) plan_.directives.push_back({death, DirectiveKind::Free, id, Tier::Gpu});
+    }
+}
+
 }  // namespace
 
 Plan planMost(const Profile& profile, const HardwareConfig& hardware) {
     Plan plan;
     plan.policy = "most";
-    const auto n = static_cast<std::int64_t>(profile.kernels.size());
-    if (n == 0) return plan;
-    const auto liveness = computeLiveness(profile);
-    const auto peakBytes = theoreticalPeak(profile, liveness).liveBytes;
-    MostStallModel model(profile, hardware, peakBytes);
-    // One FIFO per direction of the link MOST migrates over, repeating every iteration.
-    MostLinkQueue outQueue(model.startOf(n)), inQueue(model.startOf(n));
-
-    std::vector<Candidate> candidates;
-    for (const auto& iv : computeInactiveIntervals(profile, liveness).all) {
-        const auto& l = liveness.tensors[iv.tensorPos];
-        if (!l.persistent && iv.nextUse > l.lastRead) continue;  // only a dead write follows
-        candidates.push_back({iv, static_cast<__int128>(profile.tensors[iv.tensorPos].bytes) * iv.time});
-    }
-    // Highest benefit first; ties in profile order, so the plan is deterministic.
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.benefit > b.benefit; });
-
-    // The memory estimate with every planned migration: a tensor is off the GPU from the kernel
-    // after its (queued) eviction lands to its prefetch. Rebuilt after each new migration,
-    // because a new eviction can push the ones queued after it later.
-    std::vector<Migration> planned;
-    auto rebuildEstimate = [&] {
-        std::vector<Bytes> delta(static_cast<size_t>(2 * n) + 1, 0);
-        for (const auto& m : planned) {
-            const std::int64_t from = model.kernelAt(outQueue.finishOf(m.eviction), m.use) + 1;
-            if (from >= m.prefetchAt) continue;
-            delta[static_cast<size_t>(from)] -= m.bytes;
-            delta[static_cast<size_t>(m.prefetchAt)] += m.bytes;
-        }
-        std::vector<Bytes> resident = peakBytes;
-        Bytes running = 0;
-        for (std::int64_t k = 0; k < 2 * n; ++k) {
-            running += delta[static_cast<size_t>(k)];
-            resident[static_cast<size_t>(k % n)] += running;
-        }
-        model.setResident(std::move(resident));
-    };
-
-    std::int64_t safe = 0, traded = 0, declined = 0;
-    Nanoseconds foreseenDelay = 0;
-    for (const auto& c : candidates) {
-        if (!model.anyOversubscription()) break;
-        const auto& iv = c.interval;
-        const Bytes size = profile.tensors[iv.tensorPos].bytes;
-        const std::int64_t first = iv.afterUse + 1;          // unrolled: first idle kernel
-        const std::int64_t use = first + iv.kernelCount;     // unrolled: the next use
-        const Bytes keepExcess = std::min(size, model.worstExcess(first, use));
-        if (keepExcess <= 0) continue;
-        // Oversub_stall of evicting `bytes` on the critical path of kernel k: the fault handling,
-        // then the eviction, queued behind the pre-evictions planned on the same link.
-        auto oversubAt = [&](Bytes bytes, std::int64_t k) -> Nanoseconds {
-            if (bytes <= 0) return 0;
-            const auto& link = model.uvmEvictionLink();
-            const Nanoseconds evict = link.latency + transferTime(link, bytes);
-            if (!model.uvmEvictsOverOutLink()) return hardware.faultLatency + evict;
-            const Nanoseconds t = model.startOf(k) + hardware.faultLatency;
-            return hardware.faultLatency + outQueue.finishIfAdded(t, evict) - t;
-        };
-        std::int64_t keepWorst = first;
-        for (std::int64_t k = first; k < use; ++k)
-            if (model.worstExcess(k, k + 1) > model.worstExcess(keepWorst, keepWorst + 1)) keepWorst = k;
-        const Nanoseconds keepStall = oversubAt(keepExcess, keepWorst);
-
-        const Nanoseconds evictTime = model.outLink().latency + transferTime(model.outLink(), size);
-        const Nanoseconds evictLands = outQueue.finishIfAdded(model.startOf(first), evictTime);
-        const std::int64_t evicted = model.kernelAt(evictLands, use);
-        if (evicted + 1 >= use) continue;  // the memory would never be free before the use
-        const Nanoseconds fetchTime = model.inLink().latency + transferTime(model.inLink(), size);
-        // P_delay of a prefetch issued at p: how far it lands, behind the planned prefetches,
-        // after the use starts. It grows with p (a FIFO finishes later what it gets later).
-        auto delay = [&](std::int64_t p) {
-            return std::max<Nanoseconds>(0, inQueue.finishIfAdded(model.startOf(p), fetchTime) - model.startOf(use));
-        };
-        // Scan p from the use back to P_safe (the first p that lands in time), keeping the worst
-        // excess of [p, use). Earlier than P_safe only adds oversubscription. The prefetch is
-        // issued before the use kernel at the latest (p <= use - 1).
-        std::int64_t bestP = use - 1, pSafe = evicted + 1;
-        Nanoseconds bestTotal = -1, oversubAtSafe = 0, delayAtSafe = 0;
-        Bytes excessFromP = 0;
-        std::int64_t worstFromP = use - 1;
-        for (std::int64_t p = use - 1; p > evicted; --p) {
-            const Bytes excessAtP = model.worstExcess(p, p + 1);
-            if (excessAtP > excessFromP) { excessFromP = excessAtP; worstFromP = p; }
-            const Nanoseconds oversub = oversubAt(std::min(size, excessFromP), worstFromP);
-            const Nanoseconds late = delay(p);
-            if (bestTotal < 0 || oversub + late <= bestTotal) { bestTotal = oversub + late; bestP = p; }
-            if (late == 0 || p == evicted + 1) {
-                pSafe = p;
-                oversubAtSafe = oversub;
-                delayAtSafe = late;
-                break;
-            }
-        }
-        // The stall this prefetch would cause the planned ones queued behind it.
-        const Nanoseconds knockOnAtSafe = inQueue.addedLateness(model.startOf(pSafe), fetchTime);
-        std::int64_t prefetchAt;
-        if (oversubAtSafe == 0 && delayAtSafe == 0 && knockOnAtSafe == 0) {
-            prefetchAt = pSafe;
-            ++safe;
-        } else {
-            const Nanoseconds knockOn =
-                bestP == pSafe ? knockOnAtSafe : inQueue.addedLateness(model.startOf(bestP), fetchTime);
-            if (bestTotal + knockOn >= keepStall) {
-                ++declined;
-                continue;
-            }
-            prefetchAt = bestP;
-            foreseenDelay += delay(bestP) + knockOn;
-            ++traded;
-        }
-        const TensorId id = profile.tensors[iv.tensorPos].id;
-        plan.directives.push_back({first % n, DirectiveKind::PreEvict, id, model.target()});
-        plan.directives.push_back({prefetchAt % n, DirectiveKind::Prefetch, id, Tier::Gpu});
-        const int eviction = outQueue.add(model.startOf(first), evictTime);
-        inQueue.add(model.startOf(prefetchAt), fetchTime, model.startOf(use));
-        planned.push_back({size, eviction, prefetchAt, use});
-        rebuildEstimate();
-    }
-    // Like G10's framework, which MOST's evaluation runs on: map every local tensor just before
-    // its first use and free it after its last read, so new data never faults and dead data is
-    // never written back.
-    for (size_t t = 0; t < profile.tensors.size(); ++t) {
-        const auto& l = liveness.tensors[t];
-        if (l.persistent || !l.used()) continue;
-        const TensorId id = profile.tensors[t].id;
-        plan.directives.push_back({l.firstUse, DirectiveKind::Prefetch, id, Tier::Gpu});
-        const std::int64_t death = l.lastRead >= 0 ? l.lastRead + 1 : l.firstUse + 1;
-        if (death < n) plan.directives.push_back({death, DirectiveKind::Free, id, Tier::Gpu});
-    }
-    std::stable_sort(plan.directives.begin(), plan.directives.end(),
-                     [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
-    plan.notes["migrations_prefetched_at_p_safe"] = std::to_string(safe);
-    plan.notes["migrations_traded_against_delay"] = std::to_string(traded);
-    plan.notes["migrations_declined"] = std::to_string(declined);
-    plan.notes["foreseen_late_prefetch_ns"] = std::to_string(foreseenDelay);
-    plan.notes["oversubscribed_after_plan"] = model.anyOversubscription() ? "yes" : "no";
-    return plan;
+    if (profile.kernels.empty()) return plan;
+    return MostPlanner(profile, hardware, std::move(plan)).run();
 }
 
 }  // namespace spillway

@@ -4,7 +4,7 @@
 // start times, the bytes each kernel keeps on the GPU (so how far it is over capacity), and the
 // links: the one MOST migrates over and the one UVM evicts over. The stall terms themselves
 // (Oversub_stall, P_delay) are computed in most_planner.cpp against the link queues.
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 #include <vector>

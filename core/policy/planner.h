@@ -3,7 +3,7 @@
 // One file per planner (core/policy/<id>_planner.cpp), each documented in docs/policies.md.
 // Modifiers (discard, discard-lazy) add directives to another planner's plan: "g10+discard".
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // Every planner and modifier, one file each (see planner.h for the registry).
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 namespace spillway {

@@ -1,6 +1,6 @@
 #include "core/sim/chrome_trace.h"
 
-#include "core/io/file_text.h"
+#include "core/io/base/file_text.h"
 #include "core/trace/format_units.h"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 // share. The stall is the larger of the SSD part and the host part. Zero-fill pages count as
 // host faults, as in G10.
 #include "core/sim/fault_demand.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/kernel.h"
 
 namespace spillway::sim {

@@ -3,7 +3,7 @@
 // issue order, so a transfer's completion is known the moment it is issued: it starts when the
 // link is free, pays the latency once, then moves its bytes at the bandwidth. That makes the
 // queue exact without an event heap (the simulator issues in non-decreasing time).
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/sim/sim_result.h"
 
 #include <deque>

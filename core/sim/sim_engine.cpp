@@ -1,8 +1,10 @@
-// Setup (per-kernel tensor lists, G10 bandwidths, directive index, initial placement) and the
-// loop over iterations and kernels.
+// Setup (links, run order, per-kernel tensor lists, G10 bandwidths and quotas, directive index,
+// initial placement) and the loop over iterations and kernels.
 #include "core/sim/sim_engine.h"
 
 #include "core/analysis/liveness.h"
+#include "core/plan/kernel_order.h"
+#include "core/sim/stall_totals.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -28,41 +30,62 @@ void checkHardware(const HardwareConfig& hw) {
     if (hw.hostToGpu.bytesPerSecond <= 0 || hw.gpuToHost.bytesPerSecond <= 0)
         throw std::invalid_argument("the host<->GPU link needs a bandwidth in both directions");
 }
+
+// G10's quotas (System constructor): batch / GPU PCIe x SSD (or host) bandwidth, truncated to
+// unsigned in doubles as G10 does; allocations per tick = tick time / allocation time of a page.
+G10BatcherLimits g10LimitsOf(const HardwareConfig& hw) {
+    G10BatcherLimits limits;
+    const double batch = static_cast<double>(std::max<std::int64_t>(1, hw.faultBatchPages));
+    const double pcie = static_cast<double>(hw.hostToGpu.bytesPerSecond);
+    const double ssd = static_cast<double>(hw.ssdToGpu.bytesPerSecond > 0 ? hw.ssdToGpu.bytesPerSecond
+                                                                           : hw.ssdToHost.bytesPerSecond);
+    limits.batch = static_cast<std::int64_t>(batch);
+    limits.ssdPerTick = pcie > 0 ? static_cast<std::int64_t>(batch / pcie * ssd) : limits.batch;
+    limits.hostPerTick = limits.batch;  // G10's CPU and GPU PCIe bandwidths are one setting here
+    const double tickSeconds = pcie > 0 ? batch * static_cast<double>(hw.pageSize) / pcie : 0;
+    const double allocSecondsPerPage = static_cast<double>(hw.allocFemtosecondsPerByte) * 1e-15 * static_cast<double>(hw.pageSize);
+    limits.allocPerTick = allocSecondsPerPage > 0 ? std::max<std::int64_t>(1, static_cast<std::int64_t>(tickSeconds / allocSecondsPerPage))
+                                                  : std::int64_t{1} << 40;
+    return limits;
+}
 }  // namespace
 
 Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& hw, const SimulationOptions& options)
     : profile_(profile), plan_(plan), hw_(hw), options_(options), blocks_(tensorSizes(profile), hw.blockSize) {
     checkHardware(hw);
-    const LinkSpec specs[kLinkCount] = {hw.hostToGpu, hw.gpuToHost, hw.ssdToGpu, hw.gpuToSsd,
-                                        hw.ssdToHost, hw.hostToSsd, hw.nvlink};
-    for (int i = 0; i < kLinkCount; ++i) links_[i] = LinkQueue(specs[i]);
-    links_[kNvLinkIntoHome] = LinkQueue(hw.nvlink);
-
-    const std::size_t kernelCount = profile.kernels.size();
-    if (plan.order.empty()) {
-        order_.resize(kernelCount);
-        for (std::size_t i = 0; i < kernelCount; ++i) order_[i] = static_cast<std::int64_t>(i);
-    } else {
-        std::vector<char> seen(kernelCount, 0);
-        if (plan.order.size() != kernelCount)
-            throw std::invalid_argument("the plan's order has " + std::to_string(plan.order.size()) +
-                                        " entries; expected one per kernel (" + std::to_string(kernelCount) + ")");
-        for (std::int64_t k : plan.order) {
-            if (k < 0 || k >= static_cast<std::int64_t>(kernelCount) || seen[k])
-                throw std::invalid_argument("the plan's order is not a permutation of the kernel positions (at " +
-                                            std::to_string(k) + ")");
-            seen[k] = 1;
-        }
-        order_ = plan.order;
-    }
-
+    setUpLinks();
+    order_ = runOrder(plan, profile.kernels.size());
     const ProfileIndex index(profile);
+    indexKernelTensors(index);
+    setUpReplicas();
+    const Liveness liveness = computeLiveness(profile);
+    liveness_ = liveness.tensors;
+    reorderOnUse_ = hw.faultModel != FaultModel::G10Calibrated;
+    g10Limits_ = g10LimitsOf(hw);
+    producer_.resize(profile.tensors.size());
+    for (std::size_t t = 0; t < profile.tensors.size(); ++t) producer_[t] = liveness.tensors[t].producer;
+    needsRecompute_.assign(profile.tensors.size(), 0);
+    noted_.assign(profile.tensors.size(), -1);
+    indexDirectives(index);
+    placePersistentTensors();
+}
+
+void Engine::setUpLinks() {
+    const LinkSpec specs[kLinkCount] = {hw_.hostToGpu, hw_.gpuToHost, hw_.ssdToGpu, hw_.gpuToSsd,
+                                        hw_.ssdToHost, hw_.hostToSsd, hw_.nvlink};
+    for (int i = 0; i < kLinkCount; ++i) links_[i] = LinkQueue(specs[i]);
+    links_[kNvLinkIntoHome] = LinkQueue(hw_.nvlink);
+}
+
+// Per kernel: the tensor positions it reads and writes, and G10's bandwidths over their bytes.
+void Engine::indexKernelTensors(const ProfileIndex& index) {
+    const std::size_t kernelCount = profile_.kernels.size();
     kernelTensors_.resize(kernelCount);
     g10_.resize(kernelCount);
     workspaceReadyAt_.assign(kernelCount, -1);
-    std::vector<std::int64_t> lastSeen(profile.tensors.size(), -1);
+    std::vector<std::int64_t> lastSeen(profile_.tensors.size(), -1);
     for (std::size_t k = 0; k < kernelCount; ++k) {
-        const Kernel& kernel = profile.kernels[k];
+        const Kernel& kernel = profile_.kernels[k];
         KernelTensors& kt = kernelTensors_[k];
         // A tensor read and written by one kernel counts once, as an input.
         auto add = [&](const std::vector<TensorId>& ids, std::vector<std::int32_t>& into) {
@@ -76,36 +99,14 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
         add(kernel.inputs, kt.inputs);
         add(kernel.outputs, kt.outputs);
         Bytes in = 0, out = 0;
-        for (std::int32_t p : kt.inputs) in += profile.tensors[p].bytes;
-        for (std::int32_t p : kt.outputs) out += profile.tensors[p].bytes;
-        g10_[k] = g10KernelBandwidth(kernel, in, out, hw);
+        for (std::int32_t p : kt.inputs) in += profile_.tensors[p].bytes;
+        for (std::int32_t p : kt.outputs) out += profile_.tensors[p].bytes;
+        g10_[k] = g10KernelBandwidth(kernel, in, out, hw_);
     }
+}
 
-    setUpReplicas();
-    const Liveness liveness = computeLiveness(profile);
-    liveness_ = liveness.tensors;
-    reorderOnUse_ = hw.faultModel != FaultModel::G10Calibrated;
-    {
-        // G10's quotas (System constructor): batch / GPU PCIe x SSD (or host) bandwidth,
-        // truncated to unsigned in doubles as G10 does; allocations per tick = tick time /
-        // allocation time of a page.
-        const double batch = static_cast<double>(std::max<std::int64_t>(1, hw.faultBatchPages));
-        const double pcie = static_cast<double>(hw.hostToGpu.bytesPerSecond);
-        const double ssd = static_cast<double>(hw.ssdToGpu.bytesPerSecond > 0 ? hw.ssdToGpu.bytesPerSecond
-                                                                               : hw.ssdToHost.bytesPerSecond);
-        g10Limits_.batch = static_cast<std::int64_t>(batch);
-        g10Limits_.ssdPerTick = pcie > 0 ? static_cast<std::int64_t>(batch / pcie * ssd) : g10Limits_.batch;
-        g10Limits_.hostPerTick = g10Limits_.batch;  // G10's CPU and GPU PCIe bandwidths are one setting here
-        const double tickSeconds = pcie > 0 ? batch * static_cast<double>(hw.pageSize) / pcie : 0;
-        const double allocSecondsPerPage = static_cast<double>(hw.allocFemtosecondsPerByte) * 1e-15 * static_cast<double>(hw.pageSize);
-        g10Limits_.allocPerTick = allocSecondsPerPage > 0 ? std::max<std::int64_t>(1, static_cast<std::int64_t>(tickSeconds / allocSecondsPerPage))
-                                                          : std::int64_t{1} << 40;
-    }
-    producer_.resize(profile.tensors.size());
-    for (std::size_t t = 0; t < profile.tensors.size(); ++t) producer_[t] = liveness.tensors[t].producer;
-    needsRecompute_.assign(profile.tensors.size(), 0);
-    noted_.assign(profile.tensors.size(), -1);
-
+void Engine::indexDirectives(const ProfileIndex& index) {
+    const std::size_t kernelCount = profile_.kernels.size();
     directivesAt_.resize(kernelCount);
     // "After kernel k" is "before the kernel that runs after k" (after the last: the end of the
     // iteration), ahead of that kernel's own directives; the engine works in kernel steps, so a
@@ -113,7 +114,7 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     std::vector<std::int64_t> runsNext(kernelCount, -1);
     for (std::size_t i = 0; i + 1 < order_.size(); ++i) runsNext[order_[i]] = order_[i + 1];
     for (int pass = 0; pass < 2; ++pass)
-        for (const Directive& d : plan.directives) {
+        for (const Directive& d : plan_.directives) {
             if (d.afterKernel != (pass == 0)) continue;
             if (d.kernelPos < 0 || d.kernelPos >= static_cast<std::int64_t>(kernelCount))
                 throw std::invalid_argument("a " + std::string(toString(d.kind)) + " directive names kernel position " +
@@ -126,7 +127,7 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
             (at < 0 ? directivesAtEnd_ : directivesAt_[at]).push_back(&d);
         }
     // Directives carry tensor ids; the engine works in positions. Keep a resolved copy.
-    resolved_.reserve(plan.directives.size());
+    resolved_.reserve(plan_.directives.size());
     auto resolve = [&](std::vector<const Directive*>& list) {
         for (const Directive*& d : list) {
             Directive r = *d;
@@ -137,16 +138,18 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     };
     for (auto& list : directivesAt_) resolve(list);
     resolve(directivesAtEnd_);
+}
 
-    // Persistent tensors (weights, optimizer state) start where the hardware says; the rest
-    // are unwritten (a first touch allocates).
-    for (std::size_t t = 0; t < profile.tensors.size(); ++t) {
-        if (!profile.tensors[t].persistent) continue;
+// Persistent tensors (weights, optimizer state) start where the hardware says; the rest are
+// unwritten (a first touch allocates).
+void Engine::placePersistentTensors() {
+    for (std::size_t t = 0; t < profile_.tensors.size(); ++t) {
+        if (!profile_.tensors[t].persistent) continue;
         for (std::int32_t b = blocks_.firstBlock(t); b < blocks_.endBlock(t); ++b) {
             Block& x = blocks_[b];
-            Tier where = hw.weightsStartOn;
-            if (where == Tier::Gpu && gpuUsed_ + x.bytes > hw.gpuCapacity) where = Tier::Host;
-            if (where == Tier::Host && hostUsed_ + x.bytes > hw.hostCapacity) where = Tier::Ssd;
+            Tier where = hw_.weightsStartOn;
+            if (where == Tier::Gpu && gpuUsed_ + x.bytes > hw_.gpuCapacity) where = Tier::Host;
+            if (where == Tier::Host && hostUsed_ + x.bytes > hw_.hostCapacity) where = Tier::Ssd;
             if (where == Tier::Gpu) { placeOnGpu(b, 0); continue; }
             x.loc = where == Tier::Host ? BlockLoc::Host : BlockLoc::Ssd;
             (where == Tier::Host ? hostUsed_ : ssdUsed_) += x.bytes;
@@ -199,14 +202,7 @@ SimulationResult Engine::run() {
         if (reported) result_.iterationTime = now - iterationStart;
     }
 
-    for (const KernelTiming& k : result_.kernels) {
-        result_.totals.compute += k.compute;
-        result_.totals.faultStall += k.faultStall;
-        result_.totals.oversubStall += k.oversubStall;
-        result_.totals.latePrefetchStall += k.latePrefetchStall;
-        result_.totals.nvlinkStall += k.nvlinkStall;
-        result_.totals.overlap += k.overlap;
-    }
+    result_.totals = stallTotals(result_.kernels);
     result_.idealTime = profile_.totalDuration();
     for (int i = 0; i < kLinkCount; ++i) result_.traffic[i] = links_[i].bytesMoved;
     result_.traffic[static_cast<int>(LinkId::NvLink)] += links_[kNvLinkIntoHome].bytesMoved;

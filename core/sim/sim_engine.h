@@ -11,7 +11,7 @@
 #include "core/sim/g10_batcher.h"
 #include "core/sim/link_queue.h"
 #include "core/sim/residency_recorder.h"
-#include "core/sim/simulator.h"
+#include "core/sim/simulation_options.h"
 #include "core/analysis/liveness.h"
 
 #include <deque>
@@ -32,6 +32,12 @@ public:
     SimulationResult run();
 
 private:
+    // setup (sim_engine.cpp), in the constructor's order
+    void setUpLinks();
+    void indexKernelTensors(const ProfileIndex& index);  // also G10's per-kernel bandwidths
+    void indexDirectives(const ProfileIndex& index);     // directivesAt_, directivesAtEnd_, resolved_
+    void placePersistentTensors();
+
     // memory (sim_engine_memory.cpp)
     void drainReleases(Nanoseconds t);
     void drainArrivals(Nanoseconds t);
@@ -66,7 +72,38 @@ private:
     void release(std::int32_t tensor, bool recompute);
 
     // kernels (sim_engine_kernel.cpp)
+    // What a kernel's blocks need before it computes, found when it starts (classifyBlocks).
+    struct KernelNeeds {
+        FaultDemand demand;
+        Nanoseconds recompute = 0;            // producers re-run for tensors awaiting a Recompute
+        Nanoseconds prefetchArrival = 0;      // latest block already on its way (prefetch, earlier fault)
+        Nanoseconds hostSourceReady = 0;      // blocks still being written out to host ...
+        Nanoseconds ssdSourceReady = 0;       // ... or to SSD: copied back only after they land
+        std::vector<std::int32_t> faulted;    // blocks not on the GPU, in the kernel's tensor order
+        Bytes workspaceToMap = 0;             // 0 when a look-ahead prefetch reserved it
+    };
+    // What a kernel's faults cost before the fault model prices its wait.
+    struct FaultCosts {
+        Nanoseconds unmapCost = 0;  // eager discards among its directives
+        Nanoseconds roomAt = 0;     // when the room for its faulted blocks and workspace is free
+        std::int64_t batches = 0;   // fault batches of fault_batch_pages pages
+        Nanoseconds alloc = 0;      // zero-fill time, the workspace included
+    };
     KernelTiming runKernel(std::int64_t kernelPos, Nanoseconds t);
+    // runKernel's steps, in order
+    void protectBlocks(const KernelTensors& kt);
+    KernelNeeds classifyBlocks(const KernelTensors& kt, Nanoseconds t);
+    void takeReservedWorkspace(std::int64_t kernelPos, KernelNeeds& needs);
+    Nanoseconds makeRoomForFaults(std::int64_t kernelPos, const KernelNeeds& needs, Nanoseconds from);
+    // Each sets timing's end and split (timing.start and .compute set) and returns when the
+    // faulted blocks are on the GPU.
+    Nanoseconds priceAnalyticWait(const KernelNeeds& needs, const FaultCosts& costs, KernelTiming& timing);
+    Nanoseconds priceG10Wait(std::int64_t kernelPos, const KernelNeeds& needs, const FaultCosts& costs,
+                             KernelTiming& timing);
+    void settleFaultedBlocks(const KernelNeeds& needs, const Kernel& kernel, Nanoseconds dataReady, Nanoseconds end);
+    void countAbsentBlocks(const KernelTensors& kt, Nanoseconds at);
+    void recordKernel(Nanoseconds t, std::int64_t batches, Nanoseconds recompute);
+
     void noteTensor(std::int32_t tensor, Nanoseconds t);
     void sample(Nanoseconds t);
     Residence residenceOf(std::int32_t tensor, Nanoseconds t) const;

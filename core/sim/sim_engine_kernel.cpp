@@ -63,27 +63,60 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     ++stamp_;
     currentPos_ = pos;
     drainReleases(t);
-    // What this kernel touches may not be chosen as a victim by its own directives or faults.
+    protectBlocks(kt);
+    const Nanoseconds unmapCost = issueDirectives(directivesAt_[pos], pos, stamp_, t);
+    sample(t);
+
+    KernelNeeds needs = classifyBlocks(kt, t);
+    takeReservedWorkspace(pos, needs);
+    FaultCosts costs;
+    costs.unmapCost = unmapCost;
+    costs.roomAt = makeRoomForFaults(pos, needs, t + unmapCost);
+    costs.batches = needs.demand.pages > 0 ? ceilDiv(needs.demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
+    costs.alloc = allocTimeOf(needs.demand.zeroFill() + needs.workspaceToMap, hw_);
+    const Nanoseconds compute = kernel.duration + needs.recompute;
+    KernelTiming timing;
+    timing.start = t;
+    timing.compute = compute;
+    timing.faultedBytes = needs.demand.fromHost() + needs.demand.fromSsd() + needs.demand.zeroFill();
+    const Nanoseconds dataReady = hw_.faultModel == FaultModel::Analytic ? priceAnalyticWait(needs, costs, timing)
+                                                                         : priceG10Wait(pos, needs, costs, timing);
+    settleFaultedBlocks(needs, kernel, dataReady, timing.end);
+
+    // Independent check: the analytic model computes after every block is there; G10 lets a
+    // kernel run while its pages arrive but not end before they have.
+    countAbsentBlocks(kt, hw_.faultModel == FaultModel::Analytic ? timing.end - compute : timing.end);
+
+    // Transfers that ran while the kernel computed (hidden behind it).
+    const Nanoseconds computeFrom = std::max(t, timing.end - compute);
+    for (LinkQueue& l : links_) timing.overlap += l.busyWithin(computeFrom, timing.end);
+
+    if (recording_) recordKernel(t, costs.batches, needs.recompute);
+    sample(timing.end - compute > t ? timing.end - compute : t);
+    return timing;
+}
+
+// What this kernel touches may not be chosen as a victim by its own directives or faults.
+void Engine::protectBlocks(const KernelTensors& kt) {
     for (const auto* side : {&kt.inputs, &kt.outputs})
         for (std::int32_t tensor : *side)
             for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
                 blocks_[b].protectStamp = stamp_;
+}
 
-    const Nanoseconds unmapCost = issueDirectives(directivesAt_[pos], pos, stamp_, t);
-    sample(t);
-
-    // Classify every block the kernel needs.
-    FaultDemand demand;
-    Nanoseconds recompute = 0;
-    Nanoseconds prefetchArrival = t;     // latest block already on its way (prefetch, earlier fault)
-    Nanoseconds hostSourceReady = t, ssdSourceReady = t;  // blocks still being written out
-    std::vector<std::int32_t> faulted;
+// Classifies every block the kernel needs: resident (perhaps still arriving), to fault in from
+// host or SSD, or to zero-fill; and the recompute its tensors are owed.
+Engine::KernelNeeds Engine::classifyBlocks(const KernelTensors& kt, Nanoseconds t) {
+    KernelNeeds needs;
+    needs.prefetchArrival = t;
+    needs.hostSourceReady = t;
+    needs.ssdSourceReady = t;
     for (int sideIndex = 0; sideIndex < 2; ++sideIndex) {
         const auto& tensors = sideIndex == 0 ? kt.inputs : kt.outputs;
-        FaultSide& side = sideIndex == 0 ? demand.inputs : demand.outputs;
+        FaultSide& side = sideIndex == 0 ? needs.demand.inputs : needs.demand.outputs;
         for (std::int32_t tensor : tensors) {
             if (needsRecompute_[tensor]) {
-                recompute += profile_.kernels[producer_[tensor]].duration;
+                needs.recompute += profile_.kernels[producer_[tensor]].duration;
                 needsRecompute_[tensor] = 0;
             }
             noteTensor(tensor, t);
@@ -97,22 +130,22 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
                         // Used after a lazy discard without a prefetch: refault as zero-fill.
                         x.dead = false;
                         side.zeroFill += x.bytes;
-                        demand.pages += ceilDiv(x.bytes, hw_.pageSize);
+                        needs.demand.pages += ceilDiv(x.bytes, hw_.pageSize);
                     }
-                    prefetchArrival = std::max(prefetchArrival, x.readyAt);
+                    needs.prefetchArrival = std::max(needs.prefetchArrival, x.readyAt);
                     continue;
                 }
-                faulted.push_back(b);
-                demand.pages += ceilDiv(x.bytes, hw_.pageSize);
+                needs.faulted.push_back(b);
+                needs.demand.pages += ceilDiv(x.bytes, hw_.pageSize);
                 if (x.loc == BlockLoc::Host) onHost += x.bytes;
                 if (x.loc == BlockLoc::Ssd) onSsd += x.bytes;
                 if (x.loc == BlockLoc::Host) {
                     side.fromHost += x.bytes - x.ssdBytes;
                     side.fromSsd += x.ssdBytes;
-                    hostSourceReady = std::max(hostSourceReady, x.readyAt);
-                    if (x.ssdBytes > 0) ssdSourceReady = std::max(ssdSourceReady, x.readyAt);
+                    needs.hostSourceReady = std::max(needs.hostSourceReady, x.readyAt);
+                    if (x.ssdBytes > 0) needs.ssdSourceReady = std::max(needs.ssdSourceReady, x.readyAt);
                 }
-                else if (x.loc == BlockLoc::Ssd) { side.fromSsd += x.bytes; ssdSourceReady = std::max(ssdSourceReady, x.readyAt); }
+                else if (x.loc == BlockLoc::Ssd) { side.fromSsd += x.bytes; needs.ssdSourceReady = std::max(needs.ssdSourceReady, x.readyAt); }
                 else side.zeroFill += x.bytes;
             }
             if (recording_ && options_.recordDemandFetches && onHost + onSsd > 0)
@@ -120,78 +153,98 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
                                                  onSsd > onHost ? Residence::Ssd : Residence::Host, onHost + onSsd});
         }
     }
+    return needs;
+}
 
-    // A workspace reserved by a look-ahead prefetch (reserveWorkspace) is already mapped.
+// A workspace reserved by a look-ahead prefetch (reserveWorkspace) is already mapped: the
+// kernel waits for that room instead of mapping the workspace itself.
+void Engine::takeReservedWorkspace(std::int64_t pos, KernelNeeds& needs) {
     const bool workspaceReserved = workspaceReadyAt_[pos] >= 0;
-    if (workspaceReserved) prefetchArrival = std::max(prefetchArrival, workspaceReadyAt_[pos]);
+    if (workspaceReserved) needs.prefetchArrival = std::max(needs.prefetchArrival, workspaceReadyAt_[pos]);
     workspaceReadyAt_[pos] = -1;
-    const Bytes workspaceToMap = workspaceReserved ? 0 : kernel.workspaceBytes;
-    Bytes newBytes = workspaceToMap;
-    for (std::int32_t b : faulted) newBytes += blocks_[b].bytes;
-    // Room for the faulting blocks and the workspace; eviction here is on the critical path.
-    // Under g10-calibrated, G10's batcher decides where each victim page goes (g10_batcher.h).
+    needs.workspaceToMap = workspaceReserved ? 0 : profile_.kernels[pos].workspaceBytes;
+}
+
+// Room for the faulting blocks and the workspace, from `from`; eviction here is on the critical
+// path. Under g10-calibrated, G10's batcher decides where each victim page goes (g10_batcher.h).
+// Returns when the room is free.
+Nanoseconds Engine::makeRoomForFaults(std::int64_t pos, const KernelNeeds& needs, Nanoseconds from) {
+    Bytes newBytes = needs.workspaceToMap;
+    for (std::int32_t b : needs.faulted) newBytes += blocks_[b].bytes;
     std::optional<G10VictimPlan> victims;
     if (hw_.faultModel == FaultModel::G10Calibrated && newBytes > 0) {
-        drainReleases(t + unmapCost);
+        drainReleases(from);
         const Bytes page = hw_.pageSize;
+        const FaultDemand& demand = needs.demand;
         victims = g10BatchFaults(g10Limits_, std::max<Bytes>(0, hw_.hostCapacity - hostUsed_) / page,
                                  std::max<Bytes>(0, hw_.gpuCapacity - gpuUsed_ + releasingBytes_) / page,
                                  ceilDiv(demand.fromSsd(), page), ceilDiv(demand.fromHost(), page),
-                                 ceilDiv(demand.zeroFill() + workspaceToMap, page));
+                                 ceilDiv(demand.zeroFill() + needs.workspaceToMap, page));
         victimPlan_ = &*victims;
         victimCursor_ = 0;
     }
-    const Nanoseconds roomAt = newBytes > 0 ? *makeRoom(newBytes, t + unmapCost, true, pos) : t + unmapCost;
+    const Nanoseconds roomAt = newBytes > 0 ? *makeRoom(newBytes, from, true, pos) : from;
     victimPlan_ = nullptr;
+    return roomAt;
+}
 
-    const std::int64_t batches = demand.pages > 0 ? ceilDiv(demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
-    const Nanoseconds alloc = allocTimeOf(demand.zeroFill() + workspaceToMap, hw_);
-    const Nanoseconds compute = kernel.duration + recompute;
-    KernelTiming timing;
-    timing.start = t;
-    timing.compute = compute;
-    timing.faultedBytes = demand.fromHost() + demand.fromSsd() + demand.zeroFill();
-    Nanoseconds dataReady;  // when the faulted blocks are on the GPU
-    if (hw_.faultModel == FaultModel::Analytic) {
-        // Eviction first (it frees the slots), then the fault batches: handling latency per
-        // batch, the copies over their links, zero-fill allocation; then the kernel computes.
-        const Nanoseconds hostDone = moveIn(std::max(roomAt, hostSourceReady), demand.fromHost(), Tier::Host);
-        const Nanoseconds ssdDone = moveIn(std::max(roomAt, ssdSourceReady), demand.fromSsd(), Tier::Ssd);
-        const Nanoseconds faultEnd = std::max({roomAt, hostDone, ssdDone}) + batches * hw_.faultLatency + alloc;
-        dataReady = faultEnd;
-        const Nanoseconds computeStart = std::max(faultEnd, prefetchArrival);
-        timing.end = computeStart + compute;
-        timing.oversubStall = roomAt - t - unmapCost;
-        timing.faultStall = unmapCost + (faultEnd - roomAt);
-        timing.latePrefetchStall = computeStart - faultEnd;
-    } else {
-        // G10: faults and evictions run side by side from t; the kernel ends at the later of
-        // its modelled time (ideal + deltaT_PF) and the arrival of its last page.
-        // G10 serves faults before prefetches: these copies jump the prefetches queued on
-        // their links, which then land later, possibly this kernel's own (re-read below).
-        const Nanoseconds hostDone = faultIn(std::max(t, hostSourceReady), demand.fromHost(), Tier::Host);
-        const Nanoseconds ssdDone = faultIn(std::max(t, ssdSourceReady), demand.fromSsd(), Tier::Ssd);
-        for (const auto* side : {&kt.inputs, &kt.outputs})
-            for (std::int32_t tensor : *side)
-                for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
-                    if (blocks_[b].loc == BlockLoc::Gpu) prefetchArrival = std::max(prefetchArrival, blocks_[b].readyAt);
-        const Nanoseconds faultArrival = std::max({t + alloc, hostDone, ssdDone});
-        const G10KernelBandwidth& bw = g10_[pos];
-        const Nanoseconds deltaT = !demand.any() ? 0
-                                   : bw.calibrated ? g10FaultTime(bw, demand, hw_)
-                                                   : batches * hw_.faultLatency;
-        const Nanoseconds modelEnd = t + unmapCost + compute + deltaT;
-        dataReady = std::max(faultArrival, roomAt);
-        timing.end = std::max({modelEnd, dataReady, prefetchArrival});
-        const Nanoseconds stall = timing.end - t - compute;
-        const Nanoseconds faultPart = std::min(stall, std::max(modelEnd, faultArrival) - t - compute);
-        const Nanoseconds oversubPart = std::min(stall - faultPart, std::max<Nanoseconds>(0, roomAt - t - compute - faultPart));
-        timing.faultStall = faultPart;
-        timing.oversubStall = oversubPart;
-        timing.latePrefetchStall = stall - faultPart - oversubPart;
-    }
+// The analytic model: eviction first (it frees the slots), then the fault batches: handling
+// latency per batch, the copies over their links, zero-fill allocation; then the kernel
+// computes. Sets the window's end and split; returns when the faulted blocks are on the GPU.
+Nanoseconds Engine::priceAnalyticWait(const KernelNeeds& needs, const FaultCosts& costs, KernelTiming& timing) {
+    const Nanoseconds t = timing.start;
+    const Nanoseconds roomAt = costs.roomAt;
+    const Nanoseconds hostDone = moveIn(std::max(roomAt, needs.hostSourceReady), needs.demand.fromHost(), Tier::Host);
+    const Nanoseconds ssdDone = moveIn(std::max(roomAt, needs.ssdSourceReady), needs.demand.fromSsd(), Tier::Ssd);
+    const Nanoseconds faultEnd = std::max({roomAt, hostDone, ssdDone}) + costs.batches * hw_.faultLatency + costs.alloc;
+    const Nanoseconds computeStart = std::max(faultEnd, needs.prefetchArrival);
+    timing.end = computeStart + timing.compute;
+    timing.oversubStall = roomAt - t - costs.unmapCost;
+    timing.faultStall = costs.unmapCost + (faultEnd - roomAt);
+    timing.latePrefetchStall = computeStart - faultEnd;
+    return faultEnd;
+}
 
-    for (std::int32_t b : faulted) {
+// G10's model: faults and evictions run side by side from the start; the kernel ends at the
+// later of its modelled time (ideal + deltaT_PF) and the arrival of its last page. Sets the
+// window's end and split; returns when the faulted blocks are on the GPU.
+Nanoseconds Engine::priceG10Wait(std::int64_t pos, const KernelNeeds& needs, const FaultCosts& costs,
+                                 KernelTiming& timing) {
+    const Nanoseconds t = timing.start;
+    const Nanoseconds compute = timing.compute;
+    const FaultDemand& demand = needs.demand;
+    // G10 serves faults before prefetches: these copies jump the prefetches queued on their
+    // links, which then land later, possibly this kernel's own (re-read below).
+    const Nanoseconds hostDone = faultIn(std::max(t, needs.hostSourceReady), demand.fromHost(), Tier::Host);
+    const Nanoseconds ssdDone = faultIn(std::max(t, needs.ssdSourceReady), demand.fromSsd(), Tier::Ssd);
+    Nanoseconds prefetchArrival = needs.prefetchArrival;
+    const KernelTensors& kt = kernelTensors_[pos];
+    for (const auto* side : {&kt.inputs, &kt.outputs})
+        for (std::int32_t tensor : *side)
+            for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
+                if (blocks_[b].loc == BlockLoc::Gpu) prefetchArrival = std::max(prefetchArrival, blocks_[b].readyAt);
+    const Nanoseconds faultArrival = std::max({t + costs.alloc, hostDone, ssdDone});
+    const G10KernelBandwidth& bw = g10_[pos];
+    const Nanoseconds deltaT = !demand.any() ? 0
+                               : bw.calibrated ? g10FaultTime(bw, demand, hw_)
+                                               : costs.batches * hw_.faultLatency;
+    const Nanoseconds modelEnd = t + costs.unmapCost + compute + deltaT;
+    const Nanoseconds dataReady = std::max(faultArrival, costs.roomAt);
+    timing.end = std::max({modelEnd, dataReady, prefetchArrival});
+    const Nanoseconds stall = timing.end - t - compute;
+    const Nanoseconds faultPart = std::min(stall, std::max(modelEnd, faultArrival) - t - compute);
+    const Nanoseconds oversubPart = std::min(stall - faultPart, std::max<Nanoseconds>(0, costs.roomAt - t - compute - faultPart));
+    timing.faultStall = faultPart;
+    timing.oversubStall = oversubPart;
+    timing.latePrefetchStall = stall - faultPart - oversubPart;
+    return dataReady;
+}
+
+// The faulted blocks take their GPU slots (ready at `dataReady`); the workspace is held until
+// the kernel ends.
+void Engine::settleFaultedBlocks(const KernelNeeds& needs, const Kernel& kernel, Nanoseconds dataReady,
+                                 Nanoseconds end) {
+    for (std::int32_t b : needs.faulted) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Absent) {
             if (recording_) result_.zeroFilledBytes += x.bytes;
@@ -199,43 +252,38 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
         placeOnGpu(b, dataReady);
     }
     if (kernel.workspaceBytes > 0) {
-        gpuUsed_ += workspaceToMap;
-        releases_.push({timing.end, kernel.workspaceBytes});
+        gpuUsed_ += needs.workspaceToMap;
+        releases_.push({end, kernel.workspaceBytes});
         releasingBytes_ += kernel.workspaceBytes;
     }
+}
 
-    // Independent check: the analytic model computes after every block is there; G10 lets a
-    // kernel run while its pages arrive but not end before they have.
-    const Nanoseconds checkAt = hw_.faultModel == FaultModel::Analytic ? timing.end - compute : timing.end;
+// Counts the kernel when a block it needs is not on the GPU at `at` (the model guarantees it is).
+void Engine::countAbsentBlocks(const KernelTensors& kt, Nanoseconds at) {
     bool allThere = true;
     for (const auto* side : {&kt.inputs, &kt.outputs})
-        for (std::int32_t tensor : *side) allThere = allThere && fullyReady(tensor, checkAt);
+        for (std::int32_t tensor : *side) allThere = allThere && fullyReady(tensor, at);
     if (recording_ && !allThere) ++result_.kernelsWithAbsentBlocks;
+}
 
-    // Transfers that ran while the kernel computed (hidden behind it).
-    const Nanoseconds computeFrom = std::max(t, timing.end - compute);
-    for (LinkQueue& l : links_) timing.overlap += l.busyWithin(computeFrom, timing.end);
-
-    if (recording_) {
-        result_.faultBatches += batches;
-        result_.recomputeTime += recompute;
-        result_.peakGpuBytes = std::max(result_.peakGpuBytes, gpuUsed_);
-        if (recorder_) {
-            for (std::int32_t tensor : touchedTensors_) {
-                const Residence now = residenceOf(tensor, t);
-                recorder_->mark(tensor, t, now);
-                if (now == Residence::InFlight) {
-                    Nanoseconds settle = t;
-                    for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
-                        settle = std::max(settle, blocks_[b].readyAt);
-                    recorder_->mark(tensor, settle, residenceOf(tensor, settle));
-                }
-            }
-            touchedTensors_.clear();
+// The reported iteration's running totals, and where each tensor the kernel touched now lives
+// (and, if it is in flight, where it settles).
+void Engine::recordKernel(Nanoseconds t, std::int64_t batches, Nanoseconds recompute) {
+    result_.faultBatches += batches;
+    result_.recomputeTime += recompute;
+    result_.peakGpuBytes = std::max(result_.peakGpuBytes, gpuUsed_);
+    if (!recorder_) return;
+    for (std::int32_t tensor : touchedTensors_) {
+        const Residence now = residenceOf(tensor, t);
+        recorder_->mark(tensor, t, now);
+        if (now == Residence::InFlight) {
+            Nanoseconds settle = t;
+            for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
+                settle = std::max(settle, blocks_[b].readyAt);
+            recorder_->mark(tensor, settle, residenceOf(tensor, settle));
         }
     }
-    sample(timing.end - compute > t ? timing.end - compute : t);
-    return timing;
+    touchedTensors_.clear();
 }
 
 }  // namespace spillway::sim

@@ -2,7 +2,7 @@
 // What a simulation tells: per kernel where its window went, traffic per link and direction,
 // resident bytes per tier over time, and per tensor where it lived. Immutable once made; the
 // app hands it to the views as is.
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/units.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "core/sim/sim_result_json.h"
 
-#include "core/io/import_error.h"
-#include "core/io/json_fields.h"
+#include "core/io/base/import_error.h"
+#include "core/io/base/json_object_reader.h"
 
 #include <array>
 
@@ -44,53 +44,18 @@ json column(const std::vector<T>& rows, F field) {
     return a;
 }
 
-// Reads fields of one object and names the JSON pointer of anything wrong.
-class Reader {
-public:
-    Reader(const json& object, std::string label, std::string pointer)
-        : object_(object), label_(std::move(label)), pointer_(std::move(pointer)) {
-        if (!object_.is_object()) fail(pointer_, "expected an object");
-    }
-
-    [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
-        jsonfield::fail(label_, pointer, message);
-    }
-
-    const json& member(const std::string& key) const { return jsonfield::member(object_, key, label_, pointer_); }
-
-    Reader object(const std::string& key) const { return Reader(member(key), label_, pointer_ + "/" + key); }
-
-    std::int64_t integer(const std::string& key) const { return integerAt(member(key), pointer_ + "/" + key); }
-
-    std::string string(const std::string& key) const {
-        return jsonfield::string(member(key), label_, pointer_ + "/" + key);
-    }
-
-    // An array of integers; `size` >= 0 demands that length (columns of one table).
-    std::vector<std::int64_t> column(const std::string& key, std::int64_t size) const {
-        const auto& v = member(key);
-        const std::string pointer = pointer_ + "/" + key;
-        if (!v.is_array()) fail(pointer, std::string("expected an array of integers, got ") + v.type_name());
-        if (size >= 0 && static_cast<std::int64_t>(v.size()) != size)
-            fail(pointer, "expected " + std::to_string(size) + " values (as many as the other columns), got " +
-                              std::to_string(v.size()));
-        std::vector<std::int64_t> out;
-        out.reserve(v.size());
-        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(integerAt(v[i], pointer + "/" + std::to_string(i)));
-        return out;
-    }
-
-    const std::string& pointer() const { return pointer_; }
-
-private:
-    std::int64_t integerAt(const json& v, const std::string& pointer) const {
-        return jsonfield::integer(v, label_, pointer);
-    }
-
-    const json& object_;
-    std::string label_;
-    std::string pointer_;
-};
+// An array of integers; `size` >= 0 demands that length (columns of one table).
+std::vector<std::int64_t> readColumn(const JsonObjectReader& r, const std::string& key, std::int64_t size) {
+    const auto& v = r.array(key, "an array of integers");
+    const std::string pointer = r.at(key);
+    if (size >= 0 && static_cast<std::int64_t>(v.size()) != size)
+        r.fail(pointer, "expected " + std::to_string(size) + " values (as many as the other columns), got " +
+                            std::to_string(v.size()));
+    std::vector<std::int64_t> out;
+    out.reserve(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(r.integerAt(v[i], pointer + "/" + std::to_string(i)));
+    return out;
+}
 
 json stallTotalsJson(const StallTotals& t) {
     return {{"compute_ns", t.compute},
@@ -154,20 +119,20 @@ json tensorResidencyJson(const std::vector<std::vector<ResidencyInterval>>& tens
             {"where", where}};
 }
 
-std::vector<std::vector<ResidencyInterval>> readTensorResidency(const Reader& r) {
+std::vector<std::vector<ResidencyInterval>> readTensorResidency(const JsonObjectReader& r) {
     // The legend travels with the data so a reader can tell what each code means; this build
     // reads its own legend and the older one without "discarded".
-    const auto& names = r.member("residences");
+    const auto& names = r.get("residences");
     json expected = json::array(), older = json::array();
     for (const auto name : kResidenceNames) expected.push_back(name);
     for (std::size_t i = 0; i < kResidenceNamesBeforeDiscarded; ++i) older.push_back(kResidenceNames[i]);
     if (names != expected && names != older) r.fail(r.pointer() + "/residences", "expected " + expected.dump());
     const std::int64_t codes = names == expected ? std::int64_t(kResidences.size()) : std::int64_t(older.size());
-    const auto counts = r.column("interval_counts", -1);
-    const auto starts = r.column("start_ns", -1);
+    const auto counts = readColumn(r, "interval_counts", -1);
+    const auto starts = readColumn(r, "start_ns", -1);
     const auto total = static_cast<std::int64_t>(starts.size());
-    const auto ends = r.column("end_ns", total);
-    const auto where = r.column("where", total);
+    const auto ends = readColumn(r, "end_ns", total);
+    const auto where = readColumn(r, "where", total);
     std::vector<std::vector<ResidencyInterval>> out(counts.size());
     std::int64_t next = 0;
     for (std::size_t t = 0; t < counts.size(); ++t) {
@@ -223,7 +188,7 @@ json simulationResultToJson(const SimulationResult& r) {
 }
 
 SimulationResult simulationResultFromJson(const json& doc, const std::string& label) {
-    const Reader r(doc, label, "");
+    const JsonObjectReader r(doc, label);
     if (r.string("format") != kResultFormatId)
         r.fail("/format", "expected \"" + std::string(kResultFormatId) + "\"");
     SimulationResult out;
@@ -232,7 +197,7 @@ SimulationResult simulationResultFromJson(const json& doc, const std::string& la
     out.cannotRun = r.string("cannot_run");
     out.iterationTime = r.integer("iteration_time_ns");
     // Files written before per-iteration times were kept hold only the reported one.
-    out.iterationTimes = doc.contains("iteration_times_ns") ? r.column("iteration_times_ns", -1)
+    out.iterationTimes = r.has("iteration_times_ns") ? readColumn(r, "iteration_times_ns", -1)
                                                             : std::vector<std::int64_t>{out.iterationTime};
     out.idealTime = r.integer("ideal_time_ns");
     const auto totals = r.object("totals");
@@ -256,12 +221,12 @@ SimulationResult simulationResultFromJson(const json& doc, const std::string& la
     out.kernelsWithAbsentBlocks = r.integer("kernels_with_absent_blocks");
 
     const auto k = r.object("kernels");
-    const auto start = k.column("start_ns", -1);
+    const auto start = readColumn(k, "start_ns", -1);
     const auto n = static_cast<std::int64_t>(start.size());
-    const auto end = k.column("end_ns", n), compute = k.column("compute_ns", n),
-               fault = k.column("fault_stall_ns", n), oversub = k.column("oversub_stall_ns", n),
-               late = k.column("late_prefetch_stall_ns", n), nvlink = k.column("nvlink_stall_ns", n),
-               overlap = k.column("overlap_ns", n), faulted = k.column("faulted_bytes", n);
+    const auto end = readColumn(k, "end_ns", n), compute = readColumn(k, "compute_ns", n),
+               fault = readColumn(k, "fault_stall_ns", n), oversub = readColumn(k, "oversub_stall_ns", n),
+               late = readColumn(k, "late_prefetch_stall_ns", n), nvlink = readColumn(k, "nvlink_stall_ns", n),
+               overlap = readColumn(k, "overlap_ns", n), faulted = readColumn(k, "faulted_bytes", n);
     out.kernels.resize(start.size());
     for (std::size_t i = 0; i < start.size(); ++i) {
         KernelTiming& t = out.kernels[i];
@@ -277,34 +242,36 @@ SimulationResult simulationResultFromJson(const json& doc, const std::string& la
     }
 
     const auto s = r.object("residency");
-    const auto time = s.column("time_ns", -1);
+    const auto time = readColumn(s, "time_ns", -1);
     const auto m = static_cast<std::int64_t>(time.size());
-    const auto gpu = s.column("gpu_bytes", m), host = s.column("host_bytes", m), ssd = s.column("ssd_bytes", m),
-               inFlight = s.column("in_flight_bytes", m);
+    const auto gpu = readColumn(s, "gpu_bytes", m), host = readColumn(s, "host_bytes", m),
+               ssd = readColumn(s, "ssd_bytes", m), inFlight = readColumn(s, "in_flight_bytes", m);
     out.residency.resize(time.size());
     for (std::size_t i = 0; i < time.size(); ++i) out.residency[i] = {time[i], gpu[i], host[i], ssd[i], inFlight[i]};
 
     const auto x = r.object("transfers");
-    const auto link = x.column("link", -1);
+    const auto link = readColumn(x, "link", -1);
     const auto nx = static_cast<std::int64_t>(link.size());
-    const auto xStart = x.column("start_ns", nx), xEnd = x.column("end_ns", nx), xBytes = x.column("bytes", nx);
+    const auto xStart = readColumn(x, "start_ns", nx), xEnd = readColumn(x, "end_ns", nx),
+               xBytes = readColumn(x, "bytes", nx);
     out.transfers.resize(link.size());
     for (std::size_t i = 0; i < link.size(); ++i) {
         if (link[i] < 0 || link[i] >= kLinkCount)
-            x.fail(x.pointer() + "/link/" + std::to_string(i), "expected a link code 0.." + std::to_string(kLinkCount - 1));
+            x.fail(x.at("link") + "/" + std::to_string(i), "expected a link code 0.." + std::to_string(kLinkCount - 1));
         out.transfers[i] = {static_cast<LinkId>(link[i]), xStart[i], xEnd[i], xBytes[i]};
     }
 
     out.tensorResidency = readTensorResidency(r.object("tensor_residency"));
 
     const auto g = r.object("gpus");
-    const auto gTime = g.column("iteration_time_ns", -1);
+    const auto gTime = readColumn(g, "iteration_time_ns", -1);
     const auto ng = static_cast<std::int64_t>(gTime.size());
-    const auto pcie = g.column("pcie_bytes", ng), ssdBytes = g.column("ssd_bytes", ng),
-               nvOut = g.column("nvlink_out_bytes", ng), nvIn = g.column("nvlink_in_bytes", ng),
-               gPeak = g.column("peak_gpu_bytes", ng);
+    const auto pcie = readColumn(g, "pcie_bytes", ng), ssdBytes = readColumn(g, "ssd_bytes", ng),
+               nvOut = readColumn(g, "nvlink_out_bytes", ng), nvIn = readColumn(g, "nvlink_in_bytes", ng),
+               gPeak = readColumn(g, "peak_gpu_bytes", ng);
     out.gpus.resize(gTime.size());
-    for (std::size_t i = 0; i < gTime.size(); ++i) out.gpus[i] = {gTime[i], pcie[i], ssdBytes[i], nvOut[i], nvIn[i], gPeak[i]};
+    for (std::size_t i = 0; i < gTime.size(); ++i)
+        out.gpus[i] = {gTime[i], pcie[i], ssdBytes[i], nvOut[i], nvIn[i], gPeak[i]};
     out.allReducedBytes = r.integer("all_reduced_bytes");
     return out;
 }

@@ -8,6 +8,7 @@
 #include "core/sim/first_fit_allocator.h"
 #include "core/sim/link_queue.h"
 #include "core/sim/residency_recorder.h"
+#include "core/sim/stall_totals.h"
 #include "core/trace/format_units.h"
 
 #include <fmt/format.h>
@@ -377,13 +378,7 @@ private:
         const Nanoseconds end = now_;
         result_.iterationTime = end;
         result_.iterationTimes = {end};  // one replay: no warm-up iteration
-        for (const KernelTiming& t : result_.kernels) {
-            result_.totals.compute += t.compute;
-            result_.totals.faultStall += t.faultStall;
-            result_.totals.oversubStall += t.oversubStall;
-            result_.totals.latePrefetchStall += t.latePrefetchStall;
-            result_.totals.overlap += t.overlap;
-        }
+        result_.totals = stallTotals(result_.kernels);
         result_.idealTime = profile_.totalDuration();
         result_.traffic[static_cast<int>(LinkId::GpuToSsd)] = writeLinks_[0].bytesMoved;
         result_.traffic[static_cast<int>(LinkId::SsdToGpu)] = readLinks_[0].bytesMoved;

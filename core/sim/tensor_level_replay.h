@@ -7,9 +7,9 @@
 // impossible. It follows G10's FlashNeuron_simulator (analysis.cc); rules and the places where
 // we chose: docs/simulator.md, "Tensor-level replay".
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/sim/sim_result.h"
-#include "core/sim/simulator.h"
+#include "core/sim/simulation_options.h"
 #include "core/trace/profile.h"
 
 namespace spillway::sim {

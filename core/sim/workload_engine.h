@@ -3,8 +3,8 @@
 // workload_engine.cpp: the loop, processor sharing and each job's kernel steps;
 // workload_engine_memory.cpp: allocation, passive swap, releases, the link and the directives;
 // workload_replan.cpp: the planner calls, EWMA estimates and drift.
-#include "core/io/workload.h"
-#include "core/policy/multi_job_planner.h"
+#include "core/workload/workload.h"
+#include "core/plan/multi_job_plan.h"
 #include "core/sim/workload_result.h"
 
 #include <cstdint>

@@ -3,12 +3,12 @@
 // running job's corrected kernel-time estimates drifted from those its plan was made with by
 // more than the workload's threshold. Every running job gets a new plan; each applies it from
 // its own next iteration, never in the middle of one.
+#include "core/plan/kernel_order.h"
 #include "core/sim/workload_engine.h"
 #include "core/sim/workload_sim.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <numeric>
 #include <stdexcept>
 
 namespace spillway {
@@ -55,22 +55,7 @@ void Engine::adoptPlan(JobRun& job, Plan plan) {
     const Profile& profile = job.spec->profile;
     const auto n = static_cast<std::int64_t>(profile.kernels.size());
     const auto where = "plan from \"" + planner_.id + "\" for job " + job.spec->name + ": ";
-    std::vector<std::int64_t> order = plan.order;
-    if (order.empty()) {
-        order.resize(static_cast<std::size_t>(n));
-        std::iota(order.begin(), order.end(), 0);
-    } else {
-        std::vector<char> seen(static_cast<std::size_t>(n), 0);
-        for (auto pos : order) {
-            if (pos < 0 || pos >= n || seen[pos])
-                throw std::invalid_argument(where + "order is not a permutation of the " + std::to_string(n) +
-                                            " kernel positions (bad or repeated " + std::to_string(pos) + ")");
-            seen[pos] = 1;
-        }
-        if (static_cast<std::int64_t>(order.size()) != n)
-            throw std::invalid_argument(where + "order has " + std::to_string(order.size()) + " kernels, expected " +
-                                        std::to_string(n));
-    }
+    std::vector<std::int64_t> order = spillway::runOrder(plan, profile.kernels.size(), where);
     job.before.assign(static_cast<std::size_t>(n), {});
     job.after.assign(static_cast<std::size_t>(n), {});
     for (std::size_t i = 0; i < plan.directives.size(); ++i) {
@@ -186,10 +171,6 @@ WorkloadResult simulateWorkload(const Workload& workload, const MultiJobPlannerI
             throw std::invalid_argument("workload " + workload.label + ": job " + job.name + " has no kernels");
     wl::Engine engine(workload, planner);
     return engine.run();
-}
-
-WorkloadResult simulateWorkload(const Workload& workload, std::string_view plannerId) {
-    return simulateWorkload(workload, multiJobPlanner(plannerId));
 }
 
 }  // namespace spillway

@@ -3,7 +3,7 @@
 // memory, iteration and total times, where each kernel window went (compute, swap stall,
 // passive swap, recompute), every swap task on the link, memory over time, and every re-plan.
 // Jobs are numbered by their place in the workload (0, 1, ...). Integer ns and bytes.
-#include "core/io/workload.h"
+#include "core/workload/workload.h"
 #include "core/trace/units.h"
 
 #include <string>

@@ -1,5 +1,7 @@
 #include "core/sim/workload_result_convert.h"
 
+#include "core/sim/stall_totals.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -29,14 +31,12 @@ SimulationResult jobSimulationResult(const Workload& workload, const WorkloadRes
         t.compute = k.compute + k.recompute;
         t.latePrefetchStall = k.swapStall;
         t.oversubStall = k.passiveSwapStall;
-        r.totals.compute += t.compute;
-        r.totals.latePrefetchStall += t.latePrefetchStall;
-        r.totals.oversubStall += t.oversubStall;
         r.recomputeTime += k.recompute;
         if (from < 0) from = k.start;
         to = k.end;
         r.kernels.push_back(t);
     }
+    r.totals = stallTotals(r.kernels);
     r.iterationTime = j.iterationTimes[iteration];
     for (const auto& s : result.transfers) {
         if (s.job != job || s.start < from || s.start >= to) continue;

@@ -5,7 +5,7 @@
 // stall as `latePrefetchStall` and passive swap as `oversubStall` (fault and NVLink stall 0);
 // the job's swap tasks that start in the iteration as transfers on host<->GPU; its GPU bytes as
 // residency samples (host and SSD are not tracked: 0); no per-tensor residency.
-#include "core/io/workload.h"
+#include "core/workload/workload.h"
 #include "core/sim/sim_result.h"
 #include "core/sim/workload_result.h"
 

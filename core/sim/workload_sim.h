@@ -2,10 +2,10 @@
 // The multi-job simulator: the jobs of a workload run concurrently on one GPU from their start
 // times for their iteration counts, at tensor granularity, sharing GPU memory, compute
 // (processor sharing) and the PCIe link, and execute the per-job plans of a multi-job planner
-// (core/policy/multi_job_planner.h), asking it again when jobs come and go or kernel times
+// (core/plan/multi_job_plan.h), asking it again when jobs come and go or kernel times
 // drift. Model and decisions: docs/simulator.md, "Several jobs".
-#include "core/io/workload.h"
-#include "core/policy/multi_job_planner.h"
+#include "core/workload/workload.h"
+#include "core/plan/multi_job_plan.h"
 #include "core/sim/workload_result.h"
 
 #include <string_view>
@@ -16,8 +16,7 @@ namespace spillway {
 // Throws std::invalid_argument when the planner returns the wrong number of plans or a
 // directive naming a tensor or kernel the job's profile does not have.
 WorkloadResult simulateWorkload(const Workload& workload, const MultiJobPlannerInfo& planner);
-// The planner by registry id (multiJobPlanners()).
-WorkloadResult simulateWorkload(const Workload& workload, std::string_view plannerId);
+// By the planner's registry id: core/experiment/simulate_workload.h.
 
 // TENSILE's correction of a kernel-time estimate: beta * estimate + (1 - beta) * measured,
 // beta in millionths, rounded to the nearest ns (half up).

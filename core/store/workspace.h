@@ -21,9 +21,18 @@
 #include <string>
 #include <vector>
 
+namespace spillway::sqlite {
+class SqliteConnection;
+class SqliteStatement;
+class SqliteTransaction;
+}  // namespace spillway::sqlite
+
 namespace spillway::store {
 
-class SqliteConnection;
+// The SQLite wrapper (core/sqlite) the workspace's files are written with.
+using sqlite::SqliteConnection;
+using sqlite::SqliteStatement;
+using sqlite::SqliteTransaction;
 
 // <user data dir>/workspace.spillway; the app passes QStandardPaths::AppDataLocation.
 std::filesystem::path defaultWorkspacePath(const std::filesystem::path& userDataDir);

@@ -1,7 +1,7 @@
 // Creating and opening a workspace, and refusing what is not one. The checks run on a
 // read-only connection before the file is opened for writing, so a refused file is never
 // touched (not even a WAL checkpoint or a journal-mode change).
-#include "core/store/sqlite_connection.h"
+#include "core/sqlite/sqlite_connection.h"
 #include "core/store/workspace.h"
 #include "core/store/workspace_schema.h"
 

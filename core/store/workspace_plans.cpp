@@ -1,9 +1,9 @@
 // Plans the user keeps (apart from the plan each run carries): the plan as JSON and the
 // machine it was made for.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/plan/plan_json.h"
-#include "core/sim/hardware_presets.h"
-#include "core/store/sqlite_connection.h"
+#include "core/hardware/hardware_presets.h"
+#include "core/sqlite/sqlite_connection.h"
 #include "core/store/workspace.h"
 #include "core/store/workspace_clock.h"
 

@@ -1,9 +1,9 @@
 // Profiles: stored as canonical native JSON (native_json.h) with their hash and the summary
 // columns the workspace dock lists.
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
-#include "core/io/profile_hash.h"
-#include "core/store/sqlite_connection.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
+#include "core/io/native/profile_hash.h"
+#include "core/sqlite/sqlite_connection.h"
 #include "core/store/workspace.h"
 #include "core/store/workspace_clock.h"
 

@@ -2,7 +2,7 @@
 // What the workspace hands out: summaries for fast listing (columns only, no documents parsed)
 // and the full stored objects.
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/sim/sim_result.h"
 #include "core/trace/units.h"
 

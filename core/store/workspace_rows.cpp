@@ -1,5 +1,5 @@
 // What every kind of row shares: rename, soft delete and restore, view state, purge.
-#include "core/store/sqlite_connection.h"
+#include "core/sqlite/sqlite_connection.h"
 #include "core/store/workspace.h"
 
 #include "core/store/workspace_clock.h"

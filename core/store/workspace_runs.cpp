@@ -1,10 +1,10 @@
 // Runs: the configuration (hardware and plan as JSON), key numbers as columns for listing and
 // comparing without decoding anything, and the full SimulationResult as CBOR in run_results.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/plan/plan_json.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/sim_result_json.h"
-#include "core/store/sqlite_connection.h"
+#include "core/sqlite/sqlite_connection.h"
 #include "core/store/workspace.h"
 #include "core/store/workspace_clock.h"
 

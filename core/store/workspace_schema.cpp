@@ -1,12 +1,15 @@
 #include "core/store/workspace_schema.h"
 
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
-#include "core/store/sqlite_connection.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
+#include "core/sqlite/sqlite_connection.h"
+#include "core/store/workspace_error.h"
 
 #include <fmt/format.h>
 
 namespace spillway::store {
+
+using sqlite::SqliteStatement;
 
 namespace {
 

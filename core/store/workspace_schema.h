@@ -2,14 +2,19 @@
 // The workspace's schema and how every older version becomes the current one. A new workspace
 // is made the same way an old one is upgraded: schema version 1, then each migration in order,
 // so the upgrade path runs every time a workspace is created, not only in the migration test.
+#include "core/sqlite/application_ids.h"
+
 #include <cstdint>
+
+namespace spillway::sqlite {
+class SqliteConnection;
+}  // namespace spillway::sqlite
 
 namespace spillway::store {
 
-class SqliteConnection;
+using sqlite::kWorkspaceApplicationId;
+using sqlite::SqliteConnection;
 
-// PRAGMA application_id of every Spillway workspace: "SPLW" in ASCII.
-inline constexpr std::int32_t kWorkspaceApplicationId = 0x53504C57;
 // PRAGMA user_version written by this build; docs/store.md lists what each version changed.
 inline constexpr int kWorkspaceSchemaVersion = 2;
 

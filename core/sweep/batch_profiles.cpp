@@ -1,6 +1,6 @@
 #include "core/sweep/batch_profiles.h"
 
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/io/profile_loader.h"
 
 #include <fmt/format.h>

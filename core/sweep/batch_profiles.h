@@ -4,7 +4,7 @@
 // own metadata.batch), from one input re-imported at several batch sizes (a G10 transformer
 // graph: dimension 99 is the batch), or from anywhere else the caller read them (the app's
 // workspace). Every problem is an ImportError naming the source (file) and what was expected.
-#include "core/io/import_options.h"
+#include "core/io/base/import_options.h"
 #include "core/trace/profile.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "core/sweep/parameter_sweep.h"
 
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 
 #include <tbb/global_control.h>

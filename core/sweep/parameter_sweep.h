@@ -5,7 +5,7 @@
 // whatever order they finished in, so the result is deterministic. The swept value is either a
 // hardware key (runSweep: one profile, one machine per value) or the batch size (runBatchSweep:
 // one profile per batch, core/sweep/batch_profiles.h, all on the same machine).
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/sweep/batch_profiles.h"
 #include "core/sim/sim_result.h"
 #include "core/trace/profile.h"

@@ -1,5 +1,5 @@
 # Writes a C++ source that holds every resources/hardware/*.json as a string, for
-# core/sim/hardware_preset_data.h. Run by the build (see core/CMakeLists.txt):
+# core/hardware/hardware_preset_data.h. Run by the build (see core/CMakeLists.txt):
 #   cmake -DINPUT_DIR=<resources/hardware> -DOUTPUT=<file.cpp> -P embed_presets.cmake
 # The output is rewritten only when its text changes, so unchanged presets rebuild nothing.
 file(GLOB preset_files "${INPUT_DIR}/*.json")
@@ -21,7 +21,7 @@ else()
 endif()
 file(WRITE "${OUTPUT}.tmp"
 "// Generated from resources/hardware/*.json by resources/hardware/embed_presets.cmake; do not edit.
-#include \"core/sim/hardware_preset_data.h\"
+#include \"core/hardware/hardware_preset_data.h\"
 
 namespace spillway {
 

@@ -1,10 +1,10 @@
 // libspillway_capture.so: loaded into any CUDA process by the driver through
 // CUDA_INJECTION64_PATH, it enables CUPTI's activity records (kernels, MEMORY2 allocations and
 // frees, memcpy, memset, unified-memory counters), hands every completed buffer to the record
-// parser (core/io/cupti_records.h), and at exit writes the profile to $SPILLWAY_CAPTURE_OUTPUT.
+// parser (core/io/gpu_activity/cupti_records.h), and at exit writes the profile to $SPILLWAY_CAPTURE_OUTPUT.
 // The environment it reads: docs/capture.md. This is the only file that calls CUPTI.
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
 #include "runtime/capture/cupti_record_copy.h"
 
 #include <cupti.h>

@@ -1,8 +1,8 @@
 #pragma once
 // CUPTI's activity records (the struct versions of the cupti_activity.h this is built with)
-// copied into the plain mirrors of core/io/cupti_records.h. Header-only use of CUPTI: nothing
+// copied into the plain mirrors of core/io/gpu_activity/cupti_records.h. Header-only use of CUPTI: nothing
 // here calls it, so the copy is tested without a GPU (tests/runtime/capture).
-#include "core/io/cupti_records.h"
+#include "core/io/gpu_activity/cupti_records.h"
 
 #include <cupti_activity.h>
 

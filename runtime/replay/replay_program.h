@@ -12,7 +12,7 @@
 //
 // Light on purpose (std and Tier only): nvcc compiles cuda_backend.cu against it.
 #include "core/plan/plan.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/units.h"
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 #include "runtime/replay/replay_program_builder.h"
 
 #include "core/analysis/liveness.h"
+#include "core/plan/kernel_order.h"
 
 #include <fmt/format.h>
 
@@ -51,262 +52,342 @@ Modelled modelMove(const HardwareConfig& hw, bool in, Tier other, Bytes bytes, c
     fail(label + ": the plan's hardware (" + hw.id + ") has no " + (in ? "host->GPU" : "GPU->host") + " link");
 }
 
-}  // namespace
+// Where a tensor is and whether its contents were dropped, as the directives issue.
+struct TensorState {
+    Tier where = Tier::Host;
+    bool dropped = false;
+};
 
-ReplayProgram buildReplayProgram(const Profile& profile, const ExportedPlan& exported, const ReplayOptions& options) {
-    const Plan& plan = exported.plan;
-    const HardwareConfig& hw = exported.hardware;
-    const auto n = static_cast<std::int64_t>(profile.kernels.size());
-    const ProfileIndex index(profile);
+// The steps of buildReplayProgram, in the order build() runs them, over the state they share.
+// Each step checks what it reads of the plan and fails naming the directive, kernel or tensor.
+class ProgramBuilder {
+public:
+    ProgramBuilder(const Profile& profile, const ExportedPlan& exported)
+        : profile_(profile),
+          exported_(exported),
+          plan_(exported.plan),
+          hw_(exported.hardware),
+          n_(static_cast<std::int64_t>(profile.kernels.size())),
+          index_(profile) {}
 
-    ReplayProgram program;
-    program.profileName = exported.profileName;
-    program.profileHash = exported.profileHash;
-    program.policy = plan.policy;
-    program.hardwareId = hw.id;
-    if (!plan.cannotRun.empty())
-        program.notes.emplace_back(-1, "the planner found that the plan cannot run on " + hw.id + " (" + plan.cannotRun +
-                                           "); replayed anyway");
-
-    // Run order.
-    std::vector<std::int64_t> order(n);
-    std::vector<std::int64_t> runIndexOf(n, -1);
-    if (plan.order.empty()) {
-        for (std::int64_t k = 0; k < n; ++k) order[k] = k;
-    } else {
-        if (static_cast<std::int64_t>(plan.order.size()) != n)
-            fail(fmt::format("the plan's order has {} kernels, the profile {}", plan.order.size(), n));
-        order = plan.order;
-    }
-    for (std::int64_t r = 0; r < n; ++r) {
-        const std::int64_t k = order[r];
-        if (k < 0 || k >= n || runIndexOf[k] >= 0)
-            fail(fmt::format("the plan's order is not a permutation of the kernel positions (entry {} is {})", r, k));
-        runIndexOf[k] = r;
+    ReplayProgram build(const ReplayOptions& options) {
+        describePlan();
+        takeRunOrder();
+        markUsedTensors();
+        layOutArena(options.arena);
+        addKernels();
+        addDirectives();
+        modelDirectiveCosts();
+        linkCrossStreamWaits();
+        addPrefetchWaits();
+        addRecomputes();
+        return std::move(program_);
     }
 
-    // Which tensors the kernels use.
-    std::vector<char> used(profile.tensors.size(), 0);
-    for (const Kernel& k : profile.kernels) {
+private:
+    void describePlan();
+    void takeRunOrder();
+    void markUsedTensors();
+    void layOutArena(ArenaChoice choice);
+    void placeAtPlannedOffsets();
+    void packTensors();
+    void addKernels();
+    void appendRanges(const Kernel& k, const std::vector<TensorId>& ids, std::vector<ArenaRange>& out) const;
+    void addDirectives();
+    void checkDirectives();
+    ReplayDirective replayDirectiveFor(std::size_t i) const;
+    void modelDirectiveCosts();
+    void modelCost(ReplayDirective& d, TensorState& s) const;
+    void linkCrossStreamWaits();
+    void addPrefetchWaits();
+    void addRecomputes();
+    bool reads(std::int64_t r, std::int32_t t) const;
+    bool touches(std::int64_t r, std::int32_t t) const;
+
+    const Profile& profile_;
+    const ExportedPlan& exported_;
+    const Plan& plan_;
+    const HardwareConfig& hw_;
+    const std::int64_t n_;
+    const ProfileIndex index_;
+    ReplayProgram program_;
+    std::vector<std::int64_t> order_;       // run index -> kernel position
+    std::vector<std::int64_t> runIndexOf_;  // kernel position -> run index
+    std::vector<char> used_;                // per tensor: some kernel reads or writes it
+    std::vector<ArenaRange> workspaces_;    // per kernel position
+    std::vector<std::int64_t> keyOf_;       // per plan directive: its anchor key
+};
+
+void ProgramBuilder::describePlan() {
+    program_.profileName = exported_.profileName;
+    program_.profileHash = exported_.profileHash;
+    program_.policy = plan_.policy;
+    program_.hardwareId = hw_.id;
+    if (!plan_.cannotRun.empty())
+        program_.notes.emplace_back(-1, "the planner found that the plan cannot run on " + hw_.id + " (" +
+                                            plan_.cannotRun + "); replayed anyway");
+}
+
+// The plan's order (program order when it has none), checked by the rule every reader of a plan
+// shares (core/plan/kernel_order.h).
+void ProgramBuilder::takeRunOrder() {
+    try {
+        order_ = runOrder(plan_, profile_.kernels.size());
+    } catch (const std::invalid_argument& e) {
+        fail(e.what());
+    }
+    runIndexOf_.assign(n_, -1);
+    for (std::int64_t r = 0; r < n_; ++r) runIndexOf_[order_[r]] = r;
+}
+
+void ProgramBuilder::markUsedTensors() {
+    used_.assign(profile_.tensors.size(), 0);
+    for (const Kernel& k : profile_.kernels) {
         for (TensorId id : k.inputs)
-            if (const auto p = index.tensorPos(id); p >= 0) used[p] = 1;
+            if (const auto p = index_.tensorPos(id); p >= 0) used_[p] = 1;
         for (TensorId id : k.outputs)
-            if (const auto p = index.tensorPos(id); p >= 0) used[p] = 1;
+            if (const auto p = index_.tensorPos(id); p >= 0) used_[p] = 1;
     }
+}
 
-    // The arena.
-    const bool hasArena = !plan.arena.empty();
-    switch (options.arena) {
-        case ArenaChoice::Auto: program.arenaKind = hasArena ? ArenaKind::Device : ArenaKind::Managed; break;
-        case ArenaChoice::Managed: program.arenaKind = ArenaKind::Managed; break;
+// Which memory the arena is, and where each tensor and workspace lies in it.
+void ProgramBuilder::layOutArena(ArenaChoice choice) {
+    const bool hasArena = !plan_.arena.empty();
+    switch (choice) {
+        case ArenaChoice::Auto: program_.arenaKind = hasArena ? ArenaKind::Device : ArenaKind::Managed; break;
+        case ArenaChoice::Managed: program_.arenaKind = ArenaKind::Managed; break;
         case ArenaChoice::Device:
             if (!hasArena) fail("a device-memory arena needs a plan with an arena layout (placement); this plan has none");
-            program.arenaKind = ArenaKind::Device;
+            program_.arenaKind = ArenaKind::Device;
             break;
     }
-    program.tensors.assign(profile.tensors.size(), ArenaRange{});
-    std::vector<ArenaRange> workspaces(n);
-    if (hasArena) {
-        program.plannedOffsets = true;
-        program.arenaBytes = plan.arenaBytes;
-        for (std::size_t s = 0; s < plan.arena.size(); ++s) {
-            const ArenaSlot& slot = plan.arena[s];
-            if (slot.offset + slot.bytes > plan.arenaBytes)
-                fail(fmt::format("arena slot {} ends at byte {}, past the plan's arena of {} bytes", s,
-                                 slot.offset + slot.bytes, plan.arenaBytes));
-            if (slot.tensor >= 0) {
-                const auto p = index.tensorPos(slot.tensor);
-                if (p < 0) fail(fmt::format("arena slot {} names unknown tensor id {}", s, slot.tensor));
-                program.tensors[p] = {slot.offset, std::min(slot.bytes, profile.tensors[p].bytes)};
-            } else {
-                if (slot.workspaceKernelPos < 0 || slot.workspaceKernelPos >= n)
-                    fail(fmt::format("arena slot {} is the workspace of kernel position {}, outside the profile", s,
-                                     slot.workspaceKernelPos));
-                workspaces[slot.workspaceKernelPos] = {slot.offset, slot.bytes};
-            }
-        }
-        for (std::size_t t = 0; t < profile.tensors.size(); ++t)
-            if (used[t] && profile.tensors[t].bytes > 0 && program.tensors[t].bytes == 0)
-                fail(fmt::format("the plan's arena has no slot for tensor {} ('{}'), which the kernels use",
-                                 profile.tensors[t].id, profile.tensors[t].name));
-    } else {
-        Bytes next = 0;
-        for (std::size_t t = 0; t < profile.tensors.size(); ++t) {
-            if (!used[t] || profile.tensors[t].bytes <= 0) continue;
-            program.tensors[t] = {next, profile.tensors[t].bytes};
-            next = alignUp(next + profile.tensors[t].bytes, kPackAlignment);
-        }
-        // Workspaces live only while their kernel runs: one scratch range serves them all.
-        Bytes scratch = 0;
-        for (const Kernel& k : profile.kernels) scratch = std::max(scratch, k.workspaceBytes);
-        for (std::int64_t k = 0; k < n; ++k)
-            if (profile.kernels[k].workspaceBytes > 0) workspaces[k] = {next, profile.kernels[k].workspaceBytes};
-        program.arenaBytes = next + alignUp(scratch, kPackAlignment);
-    }
+    program_.tensors.assign(profile_.tensors.size(), ArenaRange{});
+    workspaces_.assign(n_, ArenaRange{});
+    if (hasArena) placeAtPlannedOffsets();
+    else packTensors();
+}
 
-    // Kernels in run order.
-    program.kernels.resize(n);
-    for (std::int64_t r = 0; r < n; ++r) {
-        const Kernel& k = profile.kernels[order[r]];
-        ReplayKernel& rk = program.kernels[r];
+// The plan's arena: every tensor and workspace at its slot; every used tensor must have one.
+void ProgramBuilder::placeAtPlannedOffsets() {
+    program_.plannedOffsets = true;
+    program_.arenaBytes = plan_.arenaBytes;
+    for (std::size_t s = 0; s < plan_.arena.size(); ++s) {
+        const ArenaSlot& slot = plan_.arena[s];
+        if (slot.offset + slot.bytes > plan_.arenaBytes)
+            fail(fmt::format("arena slot {} ends at byte {}, past the plan's arena of {} bytes", s,
+                             slot.offset + slot.bytes, plan_.arenaBytes));
+        if (slot.tensor >= 0) {
+            const auto p = index_.tensorPos(slot.tensor);
+            if (p < 0) fail(fmt::format("arena slot {} names unknown tensor id {}", s, slot.tensor));
+            program_.tensors[p] = {slot.offset, std::min(slot.bytes, profile_.tensors[p].bytes)};
+        } else {
+            if (slot.workspaceKernelPos < 0 || slot.workspaceKernelPos >= n_)
+                fail(fmt::format("arena slot {} is the workspace of kernel position {}, outside the profile", s,
+                                 slot.workspaceKernelPos));
+            workspaces_[slot.workspaceKernelPos] = {slot.offset, slot.bytes};
+        }
+    }
+    for (std::size_t t = 0; t < profile_.tensors.size(); ++t)
+        if (used_[t] && profile_.tensors[t].bytes > 0 && program_.tensors[t].bytes == 0)
+            fail(fmt::format("the plan's arena has no slot for tensor {} ('{}'), which the kernels use",
+                             profile_.tensors[t].id, profile_.tensors[t].name));
+}
+
+// No planned arena: the used tensors one after the other, then one scratch range.
+void ProgramBuilder::packTensors() {
+    Bytes next = 0;
+    for (std::size_t t = 0; t < profile_.tensors.size(); ++t) {
+        if (!used_[t] || profile_.tensors[t].bytes <= 0) continue;
+        program_.tensors[t] = {next, profile_.tensors[t].bytes};
+        next = alignUp(next + profile_.tensors[t].bytes, kPackAlignment);
+    }
+    // Workspaces live only while their kernel runs: one scratch range serves them all.
+    Bytes scratch = 0;
+    for (const Kernel& k : profile_.kernels) scratch = std::max(scratch, k.workspaceBytes);
+    for (std::int64_t k = 0; k < n_; ++k)
+        if (profile_.kernels[k].workspaceBytes > 0) workspaces_[k] = {next, profile_.kernels[k].workspaceBytes};
+    program_.arenaBytes = next + alignUp(scratch, kPackAlignment);
+}
+
+// The kernels in run order, with the ranges they read and write.
+void ProgramBuilder::addKernels() {
+    program_.kernels.resize(n_);
+    for (std::int64_t r = 0; r < n_; ++r) {
+        const Kernel& k = profile_.kernels[order_[r]];
+        ReplayKernel& rk = program_.kernels[r];
         rk.runIndex = r;
-        rk.position = order[r];
+        rk.position = order_[r];
         rk.id = k.id;
         rk.name = k.name;
         rk.duration = k.duration;
-        rk.workspace = workspaces[order[r]];
-        auto add = [&](const std::vector<TensorId>& ids, std::vector<ArenaRange>& out) {
-            for (TensorId id : ids) {
-                const auto p = index.tensorPos(id);
-                if (p < 0) fail(fmt::format("kernel {} ('{}') uses unknown tensor id {}", k.id, k.name, id));
-                if (program.tensors[p].bytes > 0) out.push_back(program.tensors[p]);
-            }
-        };
-        add(k.inputs, rk.reads);
-        add(k.outputs, rk.writes);
+        rk.workspace = workspaces_[order_[r]];
+        appendRanges(k, k.inputs, rk.reads);
+        appendRanges(k, k.outputs, rk.writes);
     }
+}
 
-    // Directives in side-stream order: by anchor (before kernel r = 2r, after it = 2r + 1), then
-    // as the plan lists them.
-    std::vector<std::size_t> sorted(plan.directives.size());
-    std::vector<std::int64_t> keyOf(plan.directives.size());
-    for (std::size_t i = 0; i < plan.directives.size(); ++i) {
-        const Directive& d = plan.directives[i];
-        if (d.kernelPos < 0 || d.kernelPos >= n)
-            fail(directiveLabel(i, d) + ": kernel position outside the profile's " + std::to_string(n) + " kernels");
-        if (index.tensorPos(d.tensor) < 0) fail(directiveLabel(i, d) + ": unknown tensor id");
+void ProgramBuilder::appendRanges(const Kernel& k, const std::vector<TensorId>& ids,
+                                  std::vector<ArenaRange>& out) const {
+    for (TensorId id : ids) {
+        const auto p = index_.tensorPos(id);
+        if (p < 0) fail(fmt::format("kernel {} ('{}') uses unknown tensor id {}", k.id, k.name, id));
+        if (program_.tensors[p].bytes > 0) out.push_back(program_.tensors[p]);
+    }
+}
+
+// Directives in side-stream order: by anchor (before kernel r = 2r, after it = 2r + 1), then
+// as the plan lists them.
+void ProgramBuilder::addDirectives() {
+    checkDirectives();
+    std::vector<std::size_t> sorted(plan_.directives.size());
+    for (std::size_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) { return keyOf_[a] < keyOf_[b]; });
+    program_.anchorBegin.assign(2 * n_ + 1, 0);
+    for (std::size_t i : sorted) program_.directives.push_back(replayDirectiveFor(i));
+    for (std::size_t j = 0, a = 0; a <= static_cast<std::size_t>(2 * n_); ++a) {
+        const auto key = static_cast<std::int64_t>(a);
+        while (j < program_.directives.size() && keyOf_[program_.directives[j].planIndex] < key) ++j;
+        program_.anchorBegin[a] = j;
+    }
+}
+
+// Every directive's kernel, tensor and delay, in plan order, and its anchor key.
+void ProgramBuilder::checkDirectives() {
+    keyOf_.assign(plan_.directives.size(), 0);
+    for (std::size_t i = 0; i < plan_.directives.size(); ++i) {
+        const Directive& d = plan_.directives[i];
+        if (d.kernelPos < 0 || d.kernelPos >= n_)
+            fail(directiveLabel(i, d) + ": kernel position outside the profile's " + std::to_string(n_) + " kernels");
+        if (index_.tensorPos(d.tensor) < 0) fail(directiveLabel(i, d) + ": unknown tensor id");
         if (d.delay < 0) fail(directiveLabel(i, d) + ": negative delay");
-        sorted[i] = i;
-        keyOf[i] = 2 * runIndexOf[d.kernelPos] + (d.afterKernel ? 1 : 0);
+        keyOf_[i] = 2 * runIndexOf_[d.kernelPos] + (d.afterKernel ? 1 : 0);
     }
-    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) { return keyOf[a] < keyOf[b]; });
-    program.anchorBegin.assign(2 * n + 1, 0);
-    for (std::size_t i : sorted) {
-        const Directive& d = plan.directives[i];
-        ReplayDirective rd;
-        rd.planIndex = static_cast<std::int64_t>(i);
-        try {
-            rd.action = replayActionFor(toString(d.kind));
-        } catch (const std::invalid_argument& e) {
-            fail(directiveLabel(i, d) + ": " + e.what());
-        }
-        rd.kind = std::string(toString(d.kind));
-        rd.advice = d.advice;
-        rd.stream = sideStreamOf(rd.action);
-        rd.tensor = static_cast<std::int32_t>(index.tensorPos(d.tensor));
-        rd.tensorId = d.tensor;
-        rd.tensorName = profile.tensors[rd.tensor].name;
-        rd.range = program.tensors[rd.tensor];
-        rd.target = d.target;
-        rd.anchorRunIndex = runIndexOf[d.kernelPos];
-        rd.afterKernel = d.afterKernel;
-        rd.delay = d.delay;
-        if (rd.action == ReplayAction::PreEvict && d.target == Tier::Gpu)
-            fail(directiveLabel(i, d) + ": a pre-evict needs a target of host or ssd, not gpu");
-        program.directives.push_back(std::move(rd));
-    }
-    for (std::size_t j = 0, a = 0; a <= static_cast<std::size_t>(2 * n); ++a) {
-        while (j < program.directives.size() && keyOf[program.directives[j].planIndex] < static_cast<std::int64_t>(a)) ++j;
-        program.anchorBegin[a] = j;
-    }
+}
 
-    // Where each tensor is and whether its contents were dropped, in issue order. Taken over the
-    // steady state: the second pass starts from where the first one ended (the iteration before).
-    struct State {
-        Tier where = Tier::Host;
-        bool dropped = false;
-    };
-    std::vector<State> state(profile.tensors.size());
+ReplayDirective ProgramBuilder::replayDirectiveFor(std::size_t i) const {
+    const Directive& d = plan_.directives[i];
+    ReplayDirective rd;
+    rd.planIndex = static_cast<std::int64_t>(i);
+    try {
+        rd.action = replayActionFor(toString(d.kind));
+    } catch (const std::invalid_argument& e) {
+        fail(directiveLabel(i, d) + ": " + e.what());
+    }
+    rd.kind = std::string(toString(d.kind));
+    rd.advice = d.advice;
+    rd.stream = sideStreamOf(rd.action);
+    rd.tensor = static_cast<std::int32_t>(index_.tensorPos(d.tensor));
+    rd.tensorId = d.tensor;
+    rd.tensorName = profile_.tensors[rd.tensor].name;
+    rd.range = program_.tensors[rd.tensor];
+    rd.target = d.target;
+    rd.anchorRunIndex = runIndexOf_[d.kernelPos];
+    rd.afterKernel = d.afterKernel;
+    rd.delay = d.delay;
+    if (rd.action == ReplayAction::PreEvict && d.target == Tier::Gpu)
+        fail(directiveLabel(i, d) + ": a pre-evict needs a target of host or ssd, not gpu");
+    return rd;
+}
+
+// Where each tensor is and whether its contents were dropped, in issue order. Taken over the
+// steady state: the second pass starts from where the first one ended (the iteration before).
+void ProgramBuilder::modelDirectiveCosts() {
+    std::vector<TensorState> state(profile_.tensors.size());
     for (int pass = 0; pass < 2; ++pass)
-        for (ReplayDirective& d : program.directives) {
-            State& s = state[d.tensor];
-            const std::string label = directiveLabel(d.planIndex, plan.directives[d.planIndex]);
-            const Bytes bytes = profile.tensors[d.tensor].bytes;
-            d.modelledDuration = 0;
-            d.modelledPath.clear();
-            switch (d.action) {
-                case ReplayAction::Prefetch: {
-                    d.source = s.where;
-                    d.afterDrop = s.dropped;
-                    if (s.dropped) {
-                        // Zero-filled on the GPU: only the allocation cost.
-                        const __int128 fs = static_cast<__int128>(bytes) * hw.allocFemtosecondsPerByte;
-                        d.modelledDuration = static_cast<Nanoseconds>((fs + 999'999) / 1'000'000);
-                        d.modelledPath = "zero-fill";
-                    } else {
-                        const Modelled m = modelMove(hw, true, s.where, bytes, label);
-                        d.modelledDuration = m.duration;
-                        d.modelledPath = m.path;
-                    }
-                    s.dropped = false;
-                    break;
-                }
-                case ReplayAction::PreEvict: {
-                    d.source = d.target;
-                    const Modelled m = modelMove(hw, false, d.target, bytes, label);
-                    d.modelledDuration = m.duration;
-                    d.modelledPath = m.path;
-                    s.where = d.target;
-                    s.dropped = false;
-                    break;
-                }
-                case ReplayAction::Discard: {
-                    const Bytes blocks = hw.blockSize > 0 ? (bytes + hw.blockSize - 1) / hw.blockSize : 1;
-                    d.modelledDuration = blocks * hw.discardUnmapPerBlock;
-                    d.modelledPath = "unmap";
-                    s.dropped = true;
-                    break;
-                }
-                case ReplayAction::DiscardLazy:
-                case ReplayAction::Free:
-                case ReplayAction::Recompute:
-                    d.modelledPath = "mark";
-                    s.dropped = true;
-                    break;
-                case ReplayAction::Advise: d.modelledPath = "advice"; break;
-            }
-        }
+        for (ReplayDirective& d : program_.directives) modelCost(d, state[d.tensor]);
+}
 
-    // Cross-stream order per tensor: each directive waits for the latest directive on its tensor
-    // in the other stream (in this iteration, else the iteration before).
-    {
-        std::vector<std::array<std::int64_t, 2>> last(profile.tensors.size(), {-1, -1});
-        for (std::size_t j = 0; j < program.directives.size(); ++j)
-            last[program.directives[j].tensor][int(program.directives[j].stream)] = static_cast<std::int64_t>(j);
-        const auto atEnd = last;
-        for (auto& l : last) l = {-1, -1};
-        for (std::size_t j = 0; j < program.directives.size(); ++j) {
-            ReplayDirective& d = program.directives[j];
-            const int other = d.stream == SideStream::In ? 1 : 0;
-            if (last[d.tensor][other] >= 0) {
-                d.hasCrossWait = true;
-                d.crossWait = {static_cast<std::size_t>(last[d.tensor][other]), false};
-            } else if (atEnd[d.tensor][other] >= 0) {
-                d.hasCrossWait = true;
-                d.crossWait = {static_cast<std::size_t>(atEnd[d.tensor][other]), true};
+void ProgramBuilder::modelCost(ReplayDirective& d, TensorState& s) const {
+    const std::string label = directiveLabel(d.planIndex, plan_.directives[d.planIndex]);
+    const Bytes bytes = profile_.tensors[d.tensor].bytes;
+    d.modelledDuration = 0;
+    d.modelledPath.clear();
+    switch (d.action) {
+        case ReplayAction::Prefetch: {
+            d.source = s.where;
+            d.afterDrop = s.dropped;
+            if (s.dropped) {
+                // Zero-filled on the GPU: only the allocation cost.
+                const __int128 fs = static_cast<__int128>(bytes) * hw_.allocFemtosecondsPerByte;
+                d.modelledDuration = static_cast<Nanoseconds>((fs + 999'999) / 1'000'000);
+                d.modelledPath = "zero-fill";
+            } else {
+                const Modelled m = modelMove(hw_, true, s.where, bytes, label);
+                d.modelledDuration = m.duration;
+                d.modelledPath = m.path;
             }
-            last[d.tensor][int(d.stream)] = static_cast<std::int64_t>(j);
+            s.dropped = false;
+            break;
         }
+        case ReplayAction::PreEvict: {
+            d.source = d.target;
+            const Modelled m = modelMove(hw_, false, d.target, bytes, label);
+            d.modelledDuration = m.duration;
+            d.modelledPath = m.path;
+            s.where = d.target;
+            s.dropped = false;
+            break;
+        }
+        case ReplayAction::Discard: {
+            const Bytes blocks = hw_.blockSize > 0 ? (bytes + hw_.blockSize - 1) / hw_.blockSize : 1;
+            d.modelledDuration = blocks * hw_.discardUnmapPerBlock;
+            d.modelledPath = "unmap";
+            s.dropped = true;
+            break;
+        }
+        case ReplayAction::DiscardLazy:
+        case ReplayAction::Free:
+        case ReplayAction::Recompute:
+            d.modelledPath = "mark";
+            s.dropped = true;
+            break;
+        case ReplayAction::Advise: d.modelledPath = "advice"; break;
     }
+}
 
-    // Which prefetches each kernel waits for: per tensor it uses, the latest prefetch of that
-    // tensor issued before it starts (in this iteration, else the iteration before).
-    std::vector<std::int64_t> lastPrefetch(profile.tensors.size(), -1);
+// Cross-stream order per tensor: each directive waits for the latest directive on its tensor
+// in the other stream (in this iteration, else the iteration before).
+void ProgramBuilder::linkCrossStreamWaits() {
+    std::vector<std::array<std::int64_t, 2>> last(profile_.tensors.size(), {-1, -1});
+    for (std::size_t j = 0; j < program_.directives.size(); ++j)
+        last[program_.directives[j].tensor][int(program_.directives[j].stream)] = static_cast<std::int64_t>(j);
+    const auto atEnd = last;
+    for (auto& l : last) l = {-1, -1};
+    for (std::size_t j = 0; j < program_.directives.size(); ++j) {
+        ReplayDirective& d = program_.directives[j];
+        const int other = d.stream == SideStream::In ? 1 : 0;
+        if (last[d.tensor][other] >= 0) {
+            d.hasCrossWait = true;
+            d.crossWait = {static_cast<std::size_t>(last[d.tensor][other]), false};
+        } else if (atEnd[d.tensor][other] >= 0) {
+            d.hasCrossWait = true;
+            d.crossWait = {static_cast<std::size_t>(atEnd[d.tensor][other]), true};
+        }
+        last[d.tensor][int(d.stream)] = static_cast<std::int64_t>(j);
+    }
+}
+
+// Which prefetches each kernel waits for: per tensor it uses, the latest prefetch of that
+// tensor issued before it starts (in this iteration, else the iteration before).
+void ProgramBuilder::addPrefetchWaits() {
+    std::vector<std::int64_t> lastPrefetch(profile_.tensors.size(), -1);
     auto scanAnchor = [&](std::size_t a) {
-        for (std::size_t j = program.anchorBegin[a]; j < program.anchorBegin[a + 1]; ++j)
-            if (program.directives[j].action == ReplayAction::Prefetch) lastPrefetch[program.directives[j].tensor] = j;
+        for (std::size_t j = program_.anchorBegin[a]; j < program_.anchorBegin[a + 1]; ++j) {
+            const ReplayDirective& d = program_.directives[j];
+            if (d.action == ReplayAction::Prefetch) lastPrefetch[d.tensor] = j;
+        }
     };
-    for (std::size_t a = 0; a < static_cast<std::size_t>(2 * n); ++a) scanAnchor(a);
+    for (std::size_t a = 0; a < static_cast<std::size_t>(2 * n_); ++a) scanAnchor(a);
     const std::vector<std::int64_t> atEnd = lastPrefetch;
     std::fill(lastPrefetch.begin(), lastPrefetch.end(), -1);
-    for (std::int64_t r = 0; r < n; ++r) {
+    for (std::int64_t r = 0; r < n_; ++r) {
         scanAnchor(2 * r);
-        ReplayKernel& rk = program.kernels[r];
-        const Kernel& k = profile.kernels[rk.position];
+        ReplayKernel& rk = program_.kernels[r];
+        const Kernel& k = profile_.kernels[rk.position];
         std::vector<TensorId> ids = k.inputs;
         ids.insert(ids.end(), k.outputs.begin(), k.outputs.end());
         for (TensorId id : ids) {
-            const auto p = index.tensorPos(id);
+            const auto p = index_.tensorPos(id);
             ReplayDependency dep;
             if (lastPrefetch[p] >= 0) dep = {static_cast<std::size_t>(lastPrefetch[p]), false};
             else if (atEnd[p] >= 0) dep = {static_cast<std::size_t>(atEnd[p]), true};
@@ -318,40 +399,50 @@ ReplayProgram buildReplayProgram(const Profile& profile, const ExportedPlan& exp
         }
         scanAnchor(2 * r + 1);
     }
+}
 
-    // Recomputes: the producer re-runs before the next kernel that reads the dropped tensor.
-    const Liveness liveness = computeLiveness(profile);
-    auto reads = [&](std::int64_t r, std::int32_t t) {
-        const Kernel& k = profile.kernels[order[r]];
-        return std::any_of(k.inputs.begin(), k.inputs.end(), [&](TensorId id) { return index.tensorPos(id) == t; });
-    };
-    auto touches = [&](std::int64_t r, std::int32_t t) {
-        const Kernel& k = profile.kernels[order[r]];
-        return reads(r, t) ||
-               std::any_of(k.outputs.begin(), k.outputs.end(), [&](TensorId id) { return index.tensorPos(id) == t; });
-    };
-    for (std::size_t j = 0; j < program.directives.size(); ++j) {
-        const ReplayDirective& d = program.directives[j];
+// Recomputes: the producer re-runs before the next kernel that reads the dropped tensor.
+void ProgramBuilder::addRecomputes() {
+    const Liveness liveness = computeLiveness(profile_);
+    for (std::size_t j = 0; j < program_.directives.size(); ++j) {
+        const ReplayDirective& d = program_.directives[j];
         if (d.action != ReplayAction::Recompute) continue;
         const std::int64_t producer = liveness.tensors[d.tensor].producer;
         if (producer < 0) {
-            program.notes.emplace_back(d.planIndex, "recompute of tensor " + std::to_string(d.tensorId) +
-                                                        ": no kernel produces it, nothing to re-run");
+            program_.notes.emplace_back(d.planIndex, "recompute of tensor " + std::to_string(d.tensorId) +
+                                                         ": no kernel produces it, nothing to re-run");
             continue;
         }
+        // The next kernel to touch the tensor after the drop, wrapping into the next iteration.
         const std::int64_t key = 2 * d.anchorRunIndex + (d.afterKernel ? 1 : 0);
         std::int64_t consumer = -1;
         bool wrapped = false;
-        for (std::int64_t r = (key + 1) / 2; r < n && consumer < 0; ++r)
+        for (std::int64_t r = (key + 1) / 2; r < n_ && consumer < 0; ++r)
             if (touches(r, d.tensor)) consumer = r;
-        for (std::int64_t r = 0; r < n && consumer < 0; ++r)
+        for (std::int64_t r = 0; r < n_ && consumer < 0; ++r)
             if (touches(r, d.tensor)) consumer = r, wrapped = true;
         // A next use that only writes the tensor rebuilds it anyway.
         if (consumer < 0 || !reads(consumer, d.tensor)) continue;
-        program.kernels[consumer].recomputes.push_back(
-            {d.tensor, producer, profile.kernels[producer].duration, j, wrapped});
+        program_.kernels[consumer].recomputes.push_back(
+            {d.tensor, producer, profile_.kernels[producer].duration, j, wrapped});
     }
-    return program;
+}
+
+bool ProgramBuilder::reads(std::int64_t r, std::int32_t t) const {
+    const Kernel& k = profile_.kernels[order_[r]];
+    return std::any_of(k.inputs.begin(), k.inputs.end(), [&](TensorId id) { return index_.tensorPos(id) == t; });
+}
+
+bool ProgramBuilder::touches(std::int64_t r, std::int32_t t) const {
+    const Kernel& k = profile_.kernels[order_[r]];
+    return reads(r, t) ||
+           std::any_of(k.outputs.begin(), k.outputs.end(), [&](TensorId id) { return index_.tensorPos(id) == t; });
+}
+
+}  // namespace
+
+ReplayProgram buildReplayProgram(const Profile& profile, const ExportedPlan& exported, const ReplayOptions& options) {
+    return ProgramBuilder(profile, exported).build(options);
 }
 
 }  // namespace spillway::replay

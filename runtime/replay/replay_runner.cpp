@@ -1,6 +1,6 @@
 #include "runtime/replay/replay_runner.h"
 
-#include "core/io/profile_hash.h"
+#include "core/io/native/profile_hash.h"
 #include "core/io/profile_loader.h"
 #include "runtime/replay/cuda_backend.h"
 #include "runtime/replay/host_backend.h"

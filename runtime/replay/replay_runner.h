@@ -1,8 +1,8 @@
 #pragma once
 // The replay from files to a measured timeline: read the plan and its profile, refuse a profile
 // that is not the one the plan was made for, build the program, run it on a backend, and put
-// what the backend measured into a "spillway.measured/1" timeline (core/io/measured_timeline.h).
-#include "core/io/measured_timeline.h"
+// what the backend measured into a "spillway.measured/1" timeline (core/io/measured/measured_timeline.h).
+#include "core/io/measured/measured_timeline.h"
 #include "core/plan/exported_plan.h"
 #include "core/trace/profile.h"
 #include "runtime/replay/replay_backend.h"

@@ -5,9 +5,9 @@
 //
 // Exit codes: 0 done, 2 bad input or usage (the message names the file and where), 3 the
 // backend cannot run here (no CUDA device found) or failed.
-#include "core/analysis/measured_comparison.h"
-#include "core/io/import_error.h"
-#include "core/io/measured_timeline.h"
+#include "core/deploy/measured_comparison.h"
+#include "core/io/base/import_error.h"
+#include "core/io/measured/measured_timeline.h"
 #include "core/sim/simulator.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"

@@ -7,9 +7,9 @@
 // (Run as Plan's planning of the What-if settings, against the CLI: tst_plan_round_trip.)
 #include "app/gui/export_actions.h"
 #include "app/gui/export_plan.h"
-#include "core/io/profile_hash.h"
+#include "core/io/native/profile_hash.h"
 #include "core/plan/exported_plan.h"
-#include "core/plan/plan_verifier.h"
+#include "core/deploy/plan_verifier.h"
 #include "app/gui/export_run_csv.h"
 #include "app/gui/export_view.h"
 #include "app/gui/main_window.h"

@@ -5,7 +5,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/measured_page.h"
 #include "app_fixtures.h"
-#include "core/io/profile_hash.h"
+#include "core/io/native/profile_hash.h"
 #include "tests/app/run_fixtures.h"
 #include "views/format_units.h"
 #include "views/measured_comparison_model.h"

@@ -5,7 +5,7 @@
 // replaces the open profile even when the worker finishes afterwards.
 #include "app/gui/main_window.h"
 #include "app_fixtures.h"
-#include "core/io/native_json.h"
+#include "core/io/native/native_json.h"
 #include "tests/core/io/large_profile_fixture.h"
 
 #include <QMimeData>

@@ -12,7 +12,7 @@
 #include "app/gui/simulation_runner.h"
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "views/memory_timeline_widget.h"
 #include "views/run_view_data.h"
 #include "views/stall_breakdown_widget.h"

@@ -4,8 +4,8 @@
 // the load spent reading bytes (the first "parsing" report), and how long a cancel during the
 // read takes to stop the load. Run by hand: build-*/tests/bench_load_progress [repeats].
 #include "bench_timing.h"
-#include "core/io/file_text.h"
-#include "core/io/native_json.h"
+#include "core/io/base/file_text.h"
+#include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
 #include "tests/core/io/large_profile_fixture.h"
 

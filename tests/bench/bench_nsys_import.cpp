@@ -4,9 +4,9 @@
 // next allocation), and four GPU page faults per kernel in live blocks. Prints the medians and
 // the ratio. Run by hand: build-*/tests/bench_nsys_import [kernels] [repeats].
 #include "bench_timing.h"
-#include "core/io/native_json.h"
-#include "core/io/nsys_sqlite_import.h"
-#include "core/store/sqlite_connection.h"
+#include "core/io/native/native_json.h"
+#include "core/io/gpu_activity/nsys_sqlite_import.h"
+#include "core/sqlite/sqlite_connection.h"
 
 #include <fmt/format.h>
 
@@ -17,8 +17,8 @@
 #include <vector>
 
 using namespace spillway;
-using store::SqliteConnection;
-using store::SqliteStatement;
+using sqlite::SqliteConnection;
+using sqlite::SqliteStatement;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
 #include "core/sim/chrome_trace.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 
 #include <fmt/format.h>

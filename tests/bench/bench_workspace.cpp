@@ -4,10 +4,10 @@
 // in the same process, so the ratios hold on a busy machine.
 //   build/tests/bench_workspace [runs]
 #include "bench_timing.h"
-#include "core/io/native_json.h"
+#include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/sim_result_json.h"
 #include "core/sim/simulator.h"
 #include "core/store/workspace.h"

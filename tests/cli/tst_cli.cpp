@@ -1,6 +1,6 @@
 // Runs the real spillway-cli binary: exit codes, --help on every command, --json output,
 // convert/validate/info on hand-made profiles written to a temporary folder.
-#include "core/io/native_json.h"
+#include "core/io/native/native_json.h"
 #include "core/trace/profile.h"
 
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // spillway-cli generate transformer: writes a profile that reads back with the counts the
 // generator's formula gives (worked out by hand below), refuses to overwrite without --force, and
 // names the bad option on bad input.
-#include "core/io/native_json.h"
+#include "core/io/native/native_json.h"
 #include "core/trace/validate.h"
 
 #include <QTemporaryDir>

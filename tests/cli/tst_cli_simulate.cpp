@@ -1,9 +1,9 @@
 // Runs the real spillway-cli: presets, simulate, compare and the simulator half of bench.
 // Usage errors (unknown preset, key, policy, bad value) exit 2 with a message naming the
 // culprit; results in JSON obey the engine's invariants (the split sums to the iteration time).
-#include "core/io/native_json.h"
+#include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/trace/profile.h"
 
 #include <QFile>

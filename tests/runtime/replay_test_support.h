@@ -2,7 +2,7 @@
 // A tiny hand-made profile and machine for the replay tests: four kernels of 300 us in a
 // chain, two 2 MB weights (w read by k0 and k2, w2 by k3), and links slow enough (1 GB/s + 10 us) that a prefetch of the weight
 // takes 2.01 ms, longer than any kernel, so waits are plain to see.
-#include "core/io/profile_hash.h"
+#include "core/io/native/profile_hash.h"
 #include "core/plan/exported_plan.h"
 #include "core/trace/profile.h"
 

@@ -3,7 +3,7 @@
 // ones, and the timeline round-trips through the core reader.
 #include "replay_test_support.h"
 
-#include "core/io/measured_timeline.h"
+#include "core/io/measured/measured_timeline.h"
 #include "runtime/replay/host_backend.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"

@@ -1,12 +1,12 @@
 // spillway-replay end to end: a MOST plan of the small GPT lesson profile, written as an
 // exported plan here, replayed with --backend host; the timeline it writes reads back, matches
 // the schema, and covers the profile; refusals (existing output, another profile, no GPU).
-#include "core/io/measured_timeline.h"
-#include "core/io/profile_hash.h"
+#include "core/io/measured/measured_timeline.h"
+#include "core/io/native/profile_hash.h"
 #include "core/io/profile_loader.h"
 #include "core/plan/exported_plan.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

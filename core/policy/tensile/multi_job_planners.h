@@ -1,7 +1,7 @@
 #pragma once
 // The multi-job planners of core/policy/tensile, as multi_job_planner_registry.cpp lists them.
 // Decisions and measurements: docs/policies.md (TENSILE, vDNN, Capuchin).
-#include "core/policy/multi_job_planner.h"
+#include "core/plan/multi_job_plan.h"
 
 #include <vector>
 

@@ -15,7 +15,7 @@
 #include "core/policy/tensile/memory_schedule.h"
 #include "core/policy/tensile/peak_analysis.h"
 #include "core/policy/tensile/tensor_access_sequence.h"
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 
 #include <cstdint>
 #include <vector>

@@ -3,7 +3,7 @@
 // persist is released after its last access, built into residencyOf), then, while something
 // succeeds: the peak analysis of all jobs merged; one pass of the swap scheduler while swaps
 // succeed; after that, while the peak exceeds the GPU memory, one recomputation (largest MSPS).
-#include "core/policy/multi_job_planner.h"
+#include "core/plan/multi_job_plan.h"
 #include "core/policy/tensile/memory_schedule.h"
 #include "core/policy/tensile/peak_analysis.h"
 #include "core/policy/tensile/tensor_access_sequence.h"

@@ -9,7 +9,7 @@
 // one buffer; when an optimizer-phase kernel writes it, it is marked `updatedParameter`, and the
 // gap after its last access wraps to its first access of the next iteration (where the updated
 // version is swapped: out after its last use, in before the next iteration's first use).
-#include "core/policy/multi_job_planner.h"
+#include "core/plan/multi_job_plan.h"
 #include "core/trace/profile.h"
 
 #include <cstdint>

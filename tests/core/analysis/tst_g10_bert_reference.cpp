@@ -2,7 +2,7 @@
 // every tensor's birth, death, global flag, size and every inactive interval with its
 // estimated time, as G10 printed them in derived/BERT_Base_256/interval.config.
 #include "core/analysis/g10_interval_config.h"
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/io/profile_loader.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 // G10's interval.config: the reader on small texts in G10's exact layout and on broken ones,
 // and our analysis of the hand-made training step (small_training_step.h) in G10's conventions.
 #include "core/analysis/g10_interval_config.h"
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "small_training_step.h"
 
 #include <QtTest>

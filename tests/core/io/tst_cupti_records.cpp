@@ -1,9 +1,9 @@
-// The CUPTI record parser (core/io/cupti_records.h) on records built by hand, as the injection
+// The CUPTI record parser (core/io/gpu_activity/cupti_records.h) on records built by hand, as the injection
 // library hands them over: no GPU, no CUPTI. Every expected number is worked out in the comments
 // from the records below, following the rules of docs/capture.md.
-#include "core/io/cupti_records.h"
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
+#include "core/io/gpu_activity/cupti_records.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
 #include "core/trace/validate.h"
 
 #include <QtTest>

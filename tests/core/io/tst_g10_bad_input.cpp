@@ -3,7 +3,7 @@
 // Broken files are small fixtures (tests/fixtures/g10/) or made here from the real ones.
 #include "tst_g10_support.h"
 
-#include "core/io/g10_import.h"
+#include "core/io/g10/g10_import.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -2,8 +2,8 @@
 // VIT 1280, ResNet152 1280): kernels.config + tensors.config only, no measurements.
 #include "tst_g10_support.h"
 
-#include "core/io/g10_import.h"
-#include "core/io/g10_model.h"
+#include "core/io/g10/g10_import.h"
+#include "core/io/g10/g10_model.h"
 #include "core/io/profile_loader.h"
 #include "core/trace/validate.h"
 

@@ -3,8 +3,8 @@
 // tensors.config), read here by an independent regular-expression reader.
 #include "tst_g10_support.h"
 
-#include "core/io/g10_import.h"
-#include "core/io/g10_model.h"
+#include "core/io/g10/g10_import.h"
+#include "core/io/g10/g10_model.h"
 #include "core/trace/validate.h"
 
 #include <QTest>

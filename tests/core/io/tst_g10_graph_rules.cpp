@@ -8,7 +8,7 @@
 //   op 17 Add(16, 10)          the last op; id 10 is used with dims [99, 8] here
 #include "tst_g10_support.h"
 
-#include "core/io/g10_import.h"
+#include "core/io/g10/g10_import.h"
 
 #include <QTemporaryDir>
 #include <QTest>

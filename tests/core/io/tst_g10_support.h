@@ -2,7 +2,7 @@
 // Shared by the tst_g10_* suites: where the real G10 data and the fixtures are, an independent
 // reader of kernels.config (Qt regular expressions, nothing from the importer under test) to
 // compare against, and a check that a call fails with an ImportError at a given file and line.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/trace/kernel.h"
 #include "core/trace/tensor.h"
 

@@ -2,7 +2,7 @@
 // cudnn<B>*.txt measurements, which override the configs' cycles.
 #include "tst_g10_support.h"
 
-#include "core/io/g10_import.h"
+#include "core/io/g10/g10_import.h"
 #include "core/io/profile_loader.h"
 #include "core/trace/validate.h"
 

@@ -1,11 +1,12 @@
-// The shared JSON parse and field readers (core/io/json_file.h, json_fields.h): a syntax error
-// is placed at the line and column worked out by hand below, a parser callback still runs, a
-// missing file names itself, and each typed reader refuses the wrong type at the right pointer
-// with the words the formats' docs use.
-#include "core/io/import_error.h"
-#include "core/io/json_fields.h"
-#include "core/io/json_file.h"
-#include "core/sim/hardware.h"
+// The shared JSON parse and field readers (core/io/base/json_file.h, json_fields.h,
+// json_object_reader.h): a syntax error is placed at the line and column worked out by hand below,
+// a parser callback still runs, a missing file names itself, and each typed reader refuses the
+// wrong type at the right pointer with the words the formats' docs use.
+#include "core/io/base/import_error.h"
+#include "core/io/base/json_fields.h"
+#include "core/io/base/json_file.h"
+#include "core/io/base/json_object_reader.h"
+#include "core/hardware/hardware.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -110,6 +111,104 @@ private slots:
         const auto e = thrown([&] { jsonfield::fromName(tiers, "tape", "f", "/2/target"); });
         QCOMPARE(e.location().jsonPointer, std::string("/2/target"));
         QCOMPARE(e.message(), std::string("unknown value \"tape\"; expected one of gpu, host, ssd"));
+    }
+
+    // The object reader: bound to the object, the file and its pointer, so a call names only the key.
+    void readerNamesAMissingFieldByItsPointer() {
+        const auto doc = nlohmann::json::parse(R"({"jobs": [{"name": "a"}]})");
+        const JsonObjectReader top(doc, {"w.json"});
+        const auto job = top.child(top.array("jobs")[0], top.at("jobs") + "/0");
+        QCOMPARE(job.string("name"), std::string("a"));
+        const auto e = thrown([&] { job.integer("iterations"); });
+        QCOMPARE(e.location().file, std::string("w.json"));
+        QCOMPARE(e.location().jsonPointer, std::string("/jobs/0/iterations"));
+        QCOMPARE(e.message(), std::string("missing; expected \"iterations\""));
+        QCOMPARE(std::string(e.what()), std::string("w.json: /jobs/0/iterations: missing; expected \"iterations\""));
+        // A caller's description of the field says what belongs there.
+        QCOMPARE(thrown([&] { job.get("profile", "the path of a profile"); }).message(),
+                 std::string("missing; expected the path of a profile"));
+    }
+
+    void readerRefusesAWrongTypeAtItsPointer() {
+        const auto doc = nlohmann::json::parse(R"({"a": {"b": [1, "two"], "c": "x"}, "flag": 1, "list": {}})");
+        const JsonObjectReader top(doc, {"f.json"});
+        const auto a = top.object("a");
+        auto e = thrown([&] { a.integers("b"); });
+        QCOMPARE(e.location().jsonPointer, std::string("/a/b/1"));
+        QCOMPARE(e.message(), std::string("expected a 64-bit integer, got string"));
+        e = thrown([&] { a.object("c"); });
+        QCOMPARE(e.location().jsonPointer, std::string("/a/c"));
+        QCOMPARE(e.message(), std::string("expected an object, got string"));
+        QCOMPARE(thrown([&] { top.boolean("flag"); }).message(), std::string("expected true or false, got number"));
+        e = thrown([&] { top.array("list", "an array of slots"); });
+        QCOMPARE(e.message(), std::string("expected an array of slots, got object"));
+        QCOMPARE(std::string(e.what()), std::string("f.json: /list: expected an array of slots, got object"));
+    }
+
+    void readerRefusesUnknownFields() {
+        const auto doc = nlohmann::json::parse(R"({"name": "x", "colour": 3})");
+        // finish(): whatever no read asked for.
+        const JsonObjectReader strict(doc, {"m.json"});
+        QCOMPARE(strict.string("name"), std::string("x"));
+        auto e = thrown([&] { strict.finish(); });
+        QCOMPARE(e.location().jsonPointer, std::string("/colour"));
+        QCOMPARE(e.message(), std::string("unknown field \"colour\""));
+        const JsonObjectReader all(doc, {"m.json"});
+        all.string("name");
+        all.integer("colour");
+        all.finish();  // everything read: nothing refused
+        // allowOnly(): up front, listing what is known; the workload and hardware formats say "key".
+        e = thrown([&] { JsonObjectReader(doc, {"m.json"}).allowOnly({"name", "size"}); });
+        QCOMPARE(e.location().jsonPointer, std::string("/colour"));
+        QCOMPARE(e.message(), std::string("unknown field \"colour\"; expected one of \"name\", \"size\""));
+        e = thrown([&] { JsonObjectReader(doc, {"w.json", JsonWords::Keys}).allowOnly({"name"}); });
+        QCOMPARE(e.message(), std::string("unknown key \"colour\"; expected one of \"name\""));
+    }
+
+    void readerNamesValuesItDoesNotKnow() {
+        const auto doc = nlohmann::json::parse(R"({"backend": "tpu", "target": "tape"})");
+        const JsonObjectReader r(doc, {"f"});
+        auto e = thrown([&] { r.oneOf("backend", {"cuda", "host"}); });
+        QCOMPARE(e.location().jsonPointer, std::string("/backend"));
+        QCOMPARE(e.message(), std::string("unknown value \"tpu\"; expected one of \"cuda\", \"host\""));
+        const std::array<Tier, 3> tiers = {Tier::Gpu, Tier::Host, Tier::Ssd};
+        e = thrown([&] { r.fromName("target", tiers, "tier"); });
+        QCOMPARE(e.message(), std::string("unknown tier \"tape\"; expected one of gpu, host, ssd"));
+    }
+
+    // The formats that had their own words keep them (JsonWords): what their docs and suites quote.
+    void readerSpeaksEachFormatsWords() {
+        const auto doc = nlohmann::json::parse(R"({"text": 3, "n": -1})");
+        const JsonObjectReader fields(doc, {"f"});
+        QCOMPARE(thrown([&] { fields.string("text"); }).message(), std::string("expected a string, got number"));
+        QCOMPARE(thrown([&] { fields.nonNegative("n"); }).message(),
+                 std::string("expected a non-negative integer, got -1"));
+        QCOMPARE(thrown([&] { JsonObjectReader(nlohmann::json::array(), {"f"}); }).location().jsonPointer,
+                 std::string(""));
+
+        const JsonObjectReader profile(doc, {"p", JsonWords::Profile});
+        QCOMPARE(thrown([&] { profile.string("text"); }).message(), std::string("expected a string, found number"));
+        auto e = thrown([&] { profile.integer("id"); });
+        QCOMPARE(e.location().jsonPointer, std::string("/"));  // at the object that lacks it; the root is "/"
+        QCOMPARE(e.message(), std::string("missing required field \"id\""));
+
+        const JsonObjectReader lesson(doc, {"l", JsonWords::Lesson, "step 2: "});
+        QCOMPARE(thrown([&] { lesson.string("text"); }).message(),
+                 std::string("step 2: \"text\" must be a string, not number"));
+        e = thrown([&] { lesson.string("title"); });
+        QCOMPARE(e.location().jsonPointer, std::string("/title"));
+        QCOMPARE(e.message(), std::string("step 2: missing field \"title\" (a string)"));
+    }
+
+    // ordered_json documents (profiles, hardware) read through the same rules.
+    void orderedReaderAndIntegerRange() {
+        const auto doc =
+            nlohmann::ordered_json::parse(R"({"ids": [1, 18446744073709551615], "address": 18446744073709551615})");
+        const OrderedJsonObjectReader r(doc, {"o.json", JsonWords::Profile});
+        QCOMPARE(r.unsignedInteger("address"), std::uint64_t(18446744073709551615ull));
+        const auto e = thrown([&] { r.integers("ids"); });
+        QCOMPARE(e.location().jsonPointer, std::string("/ids/1"));
+        QCOMPARE(e.message(), std::string("expected an integer, found 18446744073709551615 (out of range)"));
     }
 };
 

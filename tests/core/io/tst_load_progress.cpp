@@ -2,8 +2,8 @@
 // read of a file larger than one read chunk come in several reports, then the JSON parse reports
 // its position, then "building", then "done"; the profile is the same as without progress; a set
 // cancel flag stops the load with LoadCancelled while reading or part way through the parse.
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
 #include "tests/core/io/large_profile_fixture.h"
 

@@ -1,7 +1,7 @@
 // The measured timeline reader: a hand-built timeline round-trips exactly, and broken files get
 // an error naming the file and the JSON pointer (or line) of what is wrong.
-#include "core/io/import_error.h"
-#include "core/io/measured_timeline.h"
+#include "core/io/base/import_error.h"
+#include "core/io/measured/measured_timeline.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

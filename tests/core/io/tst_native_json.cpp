@@ -1,8 +1,8 @@
 // The native format spillway.profile/1: write -> read -> write gives the same bytes and the same
 // profile (every optional field set, unicode, empty arrays), and reading rejects bad input with
 // a JSON pointer (content errors) or line:column (syntax errors).
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
 
 #include <QtTest>
 

@@ -2,11 +2,11 @@
 // Systems SQLite schema reference (docs/capture.md names the version). The ENUM_* tables use
 // ids that differ from nsys's usual ones, so an importer with hard-coded numbers fails. Expected
 // values are worked out in the comments from the rows inserted.
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
-#include "core/io/nsys_sqlite_import.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
+#include "core/io/gpu_activity/nsys_sqlite_import.h"
 #include "core/io/profile_loader.h"
-#include "core/store/sqlite_connection.h"
+#include "core/sqlite/sqlite_connection.h"
 #include "core/trace/validate.h"
 
 #include <QTemporaryDir>
@@ -15,7 +15,7 @@
 #include <fstream>
 
 using namespace spillway;
-using store::SqliteConnection;
+using sqlite::SqliteConnection;
 
 namespace {
 

@@ -1,8 +1,8 @@
 // The safe pickle reader decodes what Python's own pickle module writes, exactly, at every
 // protocol from 2 to 5 (fixtures from tests/fixtures/snapshots/make_snapshots.py), plus the
 // opcodes Python rarely emits, assembled by hand.
-#include "core/io/import_error.h"
-#include "core/io/pickle_reader.h"
+#include "core/io/base/import_error.h"
+#include "core/io/torch_snapshot/pickle_reader.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // The pickle reader refuses everything that could run code or exhaust memory, and turns any
 // damaged input into an ImportError with the file and a byte offset: never a crash, a hang or
 // another exception type.
-#include "core/io/import_error.h"
-#include "core/io/pickle_reader.h"
-#include "core/io/file_text.h"
+#include "core/io/base/import_error.h"
+#include "core/io/torch_snapshot/pickle_reader.h"
+#include "core/io/base/file_text.h"
 
 #include <QtTest>
 

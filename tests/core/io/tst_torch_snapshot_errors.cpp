@@ -1,8 +1,8 @@
 // Bad snapshot inputs give an ImportError that names the file and where in it (byte offset,
 // and the path of the value for structure errors) and says what was expected.
-#include "core/io/file_text.h"
-#include "core/io/import_error.h"
-#include "core/io/torch_snapshot_import.h"
+#include "core/io/base/file_text.h"
+#include "core/io/base/import_error.h"
+#include "core/io/torch_snapshot/torch_snapshot_import.h"
 
 #include <QtTest>
 

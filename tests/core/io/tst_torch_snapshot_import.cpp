@@ -4,10 +4,10 @@
 // entries read here, never from the importer itself.
 #include "core/analysis/liveness.h"
 #include "core/analysis/peak.h"
-#include "core/io/file_text.h"
-#include "core/io/pickle_reader.h"
+#include "core/io/base/file_text.h"
+#include "core/io/torch_snapshot/pickle_reader.h"
 #include "core/io/profile_loader.h"
-#include "core/io/torch_snapshot_import.h"
+#include "core/io/torch_snapshot/torch_snapshot_import.h"
 #include "core/trace/validate.h"
 
 #include <nlohmann/json.hpp>

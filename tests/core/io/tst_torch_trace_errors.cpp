@@ -1,8 +1,8 @@
 // Broken and unusual torch.profiler traces (tests/fixtures/torch/): each either fails with an
 // ImportError that names the file and the place in it, or is read by the documented rule.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/io/profile_loader.h"
-#include "core/io/torch_trace_import.h"
+#include "core/io/torch_trace/torch_trace_import.h"
 #include "core/trace/validate.h"
 
 #include <QtTest>

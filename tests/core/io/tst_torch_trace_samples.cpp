@@ -1,10 +1,10 @@
 // The shipped torch.profiler traces (samples/torch/*.trace.json, captured with
 // samples/capture/torch_capture.py) against counts taken from the same files here, with Qt's
 // own JSON reader, independently of the importer.
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
-#include "core/io/torch_trace_import.h"
+#include "core/io/torch_trace/torch_trace_import.h"
 #include "core/trace/validate.h"
 
 #include <QFile>

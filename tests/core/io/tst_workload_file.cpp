@@ -1,9 +1,9 @@
 // spillway.workload/1: a good file is read field by field (profiles relative to the file,
 // hardware preset with overrides), and each bad field is named by its JSON pointer.
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
-#include "core/io/workload.h"
-#include "core/sim/hardware_presets.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
+#include "core/workload/workload.h"
+#include "core/hardware/hardware_presets.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,7 +1,7 @@
 // minimalloc CSV reader and writer (core/layout/minimalloc_csv.h): a round trip through the
 // writer and the reader keeps every field, with and without offsets; the real benchmark files
 // read with the published buffer counts; bad input names the line and column it failed at.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/layout/minimalloc_csv.h"
 
 #include <QtTest>

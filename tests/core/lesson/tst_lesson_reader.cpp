@@ -2,7 +2,7 @@
 // input refused with the file, the JSON pointer (step index and field) and what was expected,
 // the cumulative settings worked by hand, and every bundled lesson read and checked against its
 // own profile.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/io/profile_loader.h"
 #include "core/lesson/lesson.h"
 

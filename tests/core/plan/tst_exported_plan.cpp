@@ -1,10 +1,10 @@
 // spillway.plan/1: every field survives write -> read (file and JSON), the order is spelt out,
 // and each bad field is refused naming its JSON pointer and what was expected there.
-#include "core/io/import_error.h"
-#include "core/io/profile_hash.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/profile_hash.h"
 #include "core/plan/exported_plan.h"
 #include "core/plan/plan_json.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 
 #include "../../support/profile_builder.h"
 

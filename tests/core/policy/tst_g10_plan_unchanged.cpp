@@ -10,7 +10,7 @@
 // (docs/validation.md, change 13); VIT_1280 on most-rtx4090 did not change.
 #include "core/io/profile_loader.h"
 #include "core/policy/planners.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 
 #include <QtTest>
 

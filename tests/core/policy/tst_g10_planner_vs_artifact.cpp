@@ -7,7 +7,7 @@
 // Metric: a pre-eviction matches when tensor, kernel and target tier are all equal; a prefetch
 // matches when tensor and kernel are equal. We report overlap = matches / max(ours, theirs), which
 // is low when either side has extra or missing directives.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/io/profile_loader.h"
 #include "core/plan/plan.h"
 #include "core/policy/planners.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Machines and tiny profiles for the simulator suites, built by hand so each expected value can
 // be worked out in a comment.
-#include "core/sim/hardware.h"
+#include "core/hardware/hardware.h"
 #include "core/trace/profile.h"
 
 namespace spillway::testing {

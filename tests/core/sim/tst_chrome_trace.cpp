@@ -5,7 +5,7 @@
 #include "core/policy/planner.h"
 #include "core/sim/chrome_trace.h"
 #include "core/sim/simulator.h"
-#include "core/io/file_text.h"
+#include "core/io/base/file_text.h"
 #include "sim_test_support.h"
 #include "tests/core/policy/training_step_8.h"
 

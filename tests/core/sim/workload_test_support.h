@@ -1,8 +1,8 @@
 #pragma once
 // Hand-made workloads for the multi-job suites: the unit machine (1 B/ns each way, no latency),
 // jobs from TinyProfiles, and planners written in the test as lambdas.
-#include "core/io/workload.h"
-#include "core/policy/multi_job_planner.h"
+#include "core/workload/workload.h"
+#include "core/experiment/simulate_workload.h"
 #include "sim_test_support.h"
 
 #include <functional>

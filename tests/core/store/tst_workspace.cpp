@@ -1,7 +1,7 @@
 // The workspace's operations: profiles, runs and plans come back equal to what was stored;
 // listing shows the key numbers worked out from the result; rename, soft delete / restore
 // (the app's undo), duplicate-then-replace, view state and purge do what they say.
-#include "core/io/profile_hash.h"
+#include "core/io/native/profile_hash.h"
 #include "core/store/workspace.h"
 #include "store_test_support.h"
 

@@ -2,10 +2,10 @@
 // with the current code: migrated to version 2, every profile, run and view setting kept, the
 // new profile columns filled from the stored profiles. A migration that fails leaves the file
 // as it was.
-#include "core/io/native_json.h"
-#include "core/io/profile_hash.h"
+#include "core/io/native/native_json.h"
+#include "core/io/native/profile_hash.h"
 #include "core/plan/plan_json.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/sim_result_json.h"
 #include "core/store/workspace.h"
 #include "store_test_support.h"

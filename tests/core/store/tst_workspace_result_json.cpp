@@ -1,11 +1,11 @@
 // The serializers the workspace stores runs with: SimulationResult (spillway.result/1, JSON and
 // CBOR) and Plan (spillway.plan-draft/1) come back operator== equal, for a real G10 profile's
 // simulation and for a result with every field set; bad documents fail naming the field.
-#include "core/io/import_error.h"
+#include "core/io/base/import_error.h"
 #include "core/io/profile_loader.h"
 #include "core/plan/plan_json.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/sim_result_json.h"
 #include "core/sim/simulator.h"
 #include "store_test_support.h"

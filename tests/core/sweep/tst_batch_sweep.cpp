@@ -3,10 +3,10 @@
 // policy gives directly, and every bad set of profiles (unknown batch, the same batch twice,
 // different models, no kernel times, an input that cannot be re-imported at another batch) is
 // refused before anything runs, naming the file.
-#include "core/io/import_error.h"
-#include "core/io/native_json.h"
+#include "core/io/base/import_error.h"
+#include "core/io/native/native_json.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 #include "core/sweep/batch_profiles.h"
 #include "core/sweep/parameter_sweep.h"

@@ -3,7 +3,7 @@
 // bad key or value before running anything, keeps going past a cell that fails, and stops when
 // cancelled.
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 #include "core/sweep/parameter_sweep.h"
 #include "tests/core/policy/training_step_8.h"

@@ -8,7 +8,7 @@
 // the test fails so the list is kept honest.
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 
 #include <QtTest>

@@ -5,7 +5,7 @@
 // G10) are reported next to ours in the document, not asserted.
 #include "core/io/profile_loader.h"
 #include "core/policy/planner.h"
-#include "core/sim/hardware_presets.h"
+#include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 
 #include <QtTest>

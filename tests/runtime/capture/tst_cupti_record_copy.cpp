@@ -1,7 +1,7 @@
 // The injection library's copy from CUPTI's own record structs (cupti_activity.h, headers only:
 // no libcupti, no driver) to the parser's mirrors, then through the parser: checks that each
 // field the parser needs is taken from the right member of the struct version CUPTI fills.
-#include "core/io/cupti_records.h"
+#include "core/io/gpu_activity/cupti_records.h"
 #include "runtime/capture/cupti_record_copy.h"
 
 #include <QtTest>

@@ -1,0 +1,171 @@
+#include "core/io/gpu_activity/cupti_records.h"
+
+#include "core/io/gpu_activity/gpu_activity_profile.h"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace spillway::cupti {
+
+using namespace gpu_activity;
+
+namespace {
+
+Nanoseconds ns(std::uint64_t t) { return static_cast<Nanoseconds>(t); }
+
+MemoryKind memoryKind(std::uint32_t code) {
+    switch (code) {
+    case kMemoryKindDevice: return MemoryKind::Device;
+    case kMemoryKindManaged: return MemoryKind::Managed;
+    case kMemoryKindDeviceStatic: return MemoryKind::DeviceStatic;
+    case kMemoryKindManagedStatic: return MemoryKind::ManagedStatic;
+    case kMemoryKindPinned: return MemoryKind::Pinned;
+    case kMemoryKindPageable: return MemoryKind::Pageable;
+    case kMemoryKindArray: return MemoryKind::Array;
+    default: return MemoryKind::Unknown;
+    }
+}
+
+CopyDirection copyDirection(std::uint32_t code) {
+    switch (code) {
+    case kMemcpyHtoD: return CopyDirection::HostToDevice;
+    case kMemcpyDtoH: return CopyDirection::DeviceToHost;
+    case kMemcpyDtoD: return CopyDirection::DeviceToDevice;
+    case kMemcpyHtoH: return CopyDirection::HostToHost;
+    case kMemcpyPtoP: return CopyDirection::PeerToPeer;
+    default: return CopyDirection::Other;
+    }
+}
+
+std::string migrationCause(std::uint32_t flags) {
+    switch (flags) {
+    case kUmCauseUser: return "user";
+    case kUmCauseCoherence: return "coherence";
+    case kUmCausePrefetch: return "prefetch";
+    case kUmCauseEviction: return "eviction";
+    case kUmCauseAccessCounters: return "access counters";
+    default: return "unknown cause";
+    }
+}
+
+std::string accessType(std::uint32_t flags) {
+    switch (flags) {
+    case kUmAccessRead: return "read";
+    case kUmAccessWrite: return "write";
+    case kUmAccessAtomic: return "atomic";
+    case kUmAccessPrefetch: return "prefetch";
+    default: return "unknown access";
+    }
+}
+
+}  // namespace
+
+std::string demangle(const std::string& name) {
+    if (!name.starts_with("_Z")) return name;
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                    &std::free);
+    return status == 0 && out ? std::string(out.get()) : name;
+}
+
+void RecordParser::add(const KernelRecord& r) {
+    gpu_activity::KernelRecord k;
+    k.name = demangle(r.name);
+    k.start = ns(r.start);
+    k.end = ns(r.end);
+    k.deviceId = r.deviceId;
+    k.streamId = r.streamId;
+    k.correlationId = r.correlationId;
+    capture_.kernels.push_back(std::move(k));
+}
+
+void RecordParser::add(const MemoryRecord& r) {
+    if (r.memoryOperationType != kMemoryOperationAllocation && r.memoryOperationType != kMemoryOperationRelease) {
+        ++unknownMemoryOperations_;
+        return;
+    }
+    gpu_activity::MemoryRecord m;
+    m.allocation = r.memoryOperationType == kMemoryOperationAllocation;
+    m.kind = memoryKind(r.memoryKind);
+    m.address = r.address;
+    m.bytes = static_cast<Bytes>(r.bytes);
+    m.time = ns(r.timestamp);
+    m.deviceId = r.deviceId;
+    m.where = fmt::format("MEMORY2 record {}", capture_.memory.size());
+    capture_.memory.push_back(std::move(m));
+}
+
+void RecordParser::add(const MemcpyRecord& r) {
+    capture_.copies.push_back({false, copyDirection(r.copyKind), static_cast<Bytes>(r.bytes), ns(r.start), ns(r.end),
+                               r.deviceId});
+}
+
+void RecordParser::add(const MemsetRecord& r) {
+    capture_.copies.push_back({true, CopyDirection::Other, static_cast<Bytes>(r.bytes), ns(r.start), ns(r.end),
+                               r.deviceId});
+}
+
+void RecordParser::add(const UnifiedMemoryRecord& r) {
+    gpu_activity::UnifiedMemoryRecord u;
+    u.address = r.address;
+    u.value = r.value;
+    u.start = ns(r.start);
+    u.end = r.end ? ns(r.end) : ns(r.start);
+    switch (r.counterKind) {
+    case kUmGpuPageFault:
+        u.event = UnifiedMemoryEvent::GpuPageFault;
+        u.deviceId = r.srcId;  // the GPU that faulted
+        u.cause = accessType(r.flags);
+        break;
+    case kUmCpuPageFault:
+        u.event = UnifiedMemoryEvent::CpuPageFault;
+        u.value = 1;  // CUPTI puts the faulting PC in `value`: one fault per record
+        u.end = u.start;
+        break;
+    case kUmBytesHtoD:
+        u.event = UnifiedMemoryEvent::MigrationToDevice;
+        u.deviceId = r.dstId;
+        u.cause = migrationCause(r.flags);
+        break;
+    case kUmBytesDtoH:
+        u.event = UnifiedMemoryEvent::MigrationToHost;
+        u.deviceId = r.srcId;
+        u.cause = migrationCause(r.flags);
+        break;
+    case kUmBytesDtoD:
+        u.event = UnifiedMemoryEvent::MigrationDeviceToDevice;
+        u.deviceId = r.dstId;
+        u.cause = migrationCause(r.flags);
+        break;
+    case kUmThrashing: u.event = UnifiedMemoryEvent::Thrashing; u.deviceId = r.srcId; break;
+    case kUmThrottling: u.event = UnifiedMemoryEvent::Throttling; u.deviceId = r.srcId; break;
+    case kUmRemoteMap: u.event = UnifiedMemoryEvent::RemoteMap; u.deviceId = r.dstId; break;
+    default: u.event = UnifiedMemoryEvent::Other; break;
+    }
+    capture_.unifiedMemory.push_back(std::move(u));
+}
+
+void RecordParser::addDevice(std::uint32_t deviceId, const std::string& name) {
+    capture_.deviceNames.emplace(deviceId, name);
+}
+
+void RecordParser::addDropped(std::uint64_t count) { dropped_ += count; }
+
+Profile RecordParser::finish(const std::string& outputPath, const std::string& model) const {
+    Capture capture = capture_;
+    capture.source = std::string(kCuptiCaptureSource);
+    capture.sourcePath = outputPath;
+    capture.model = model;
+    if (dropped_)
+        capture.notes["cupti_dropped_records"] =
+            fmt::format("CUPTI dropped {} records (its buffers were full): the profile misses them", dropped_);
+    if (unknownMemoryOperations_)
+        capture.notes["cupti_unknown_memory_operations"] =
+            fmt::format("{} MEMORY2 records with an unknown operation type skipped", unknownMemoryOperations_);
+    return buildProfile(capture);
+}
+
+}  // namespace spillway::cupti

@@ -1,0 +1,621 @@
+#include "core/io/gpu_activity/gpu_activity_profile.h"
+
+#include "core/io/base/import_error.h"
+#include "core/io/torch_trace/torch_trace_phases.h"
+#include "core/trace/format_units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace spillway::gpu_activity {
+
+std::string_view toString(UnifiedMemoryEvent event) {
+    switch (event) {
+    case UnifiedMemoryEvent::GpuPageFault: return "gpu page fault";
+    case UnifiedMemoryEvent::CpuPageFault: return "cpu page fault";
+    case UnifiedMemoryEvent::MigrationToDevice: return "migration host->device";
+    case UnifiedMemoryEvent::MigrationToHost: return "migration device->host";
+    case UnifiedMemoryEvent::MigrationDeviceToDevice: return "migration device->device";
+    case UnifiedMemoryEvent::Thrashing: return "thrashing";
+    case UnifiedMemoryEvent::Throttling: return "throttling";
+    case UnifiedMemoryEvent::RemoteMap: return "remote map";
+    case UnifiedMemoryEvent::Other: return "other";
+    }
+    return "other";
+}
+
+std::string_view toString(CopyDirection direction) {
+    switch (direction) {
+    case CopyDirection::HostToDevice: return "HtoD";
+    case CopyDirection::DeviceToHost: return "DtoH";
+    case CopyDirection::DeviceToDevice: return "DtoD";
+    case CopyDirection::HostToHost: return "HtoH";
+    case CopyDirection::PeerToPeer: return "PtoP";
+    case CopyDirection::Other: return "other";
+    }
+    return "other";
+}
+
+std::string_view toString(MemoryKind kind) {
+    switch (kind) {
+    case MemoryKind::Device: return "device";
+    case MemoryKind::Managed: return "managed";
+    case MemoryKind::DeviceStatic: return "device-static";
+    case MemoryKind::ManagedStatic: return "managed-static";
+    case MemoryKind::Pinned: return "pinned";
+    case MemoryKind::Pageable: return "pageable";
+    case MemoryKind::Array: return "array";
+    case MemoryKind::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+namespace {
+
+bool onGpu(MemoryKind kind) {
+    return kind == MemoryKind::Device || kind == MemoryKind::Managed || kind == MemoryKind::DeviceStatic ||
+           kind == MemoryKind::ManagedStatic || kind == MemoryKind::Array;
+}
+
+// One allocation paired with its free.
+struct Block {
+    MemoryKind kind = MemoryKind::Device;
+    std::uint64_t address = 0;
+    Bytes bytes = 0;
+    std::optional<Nanoseconds> allocTime;  // unset: freed in the capture, allocated before it
+    std::optional<Nanoseconds> freeTime;   // unset: never freed in the capture
+};
+
+struct Pairing {
+    std::vector<Block> blocks;
+    std::int64_t hostAllocations = 0;   // pinned / pageable: not GPU memory
+    std::int64_t otherDevice = 0;       // records of another GPU
+    std::int64_t zeroBytes = 0;
+    std::int64_t freesBeforeCapture = 0;
+    std::int64_t reusedWithoutFree = 0; // an address allocated again with no free between
+    std::int64_t sizeMismatches = 0;    // a free whose size differs from its allocation
+};
+
+Pairing pairMemory(const std::vector<MemoryRecord>& records, std::int64_t device) {
+    Pairing out;
+    std::vector<std::size_t> order(records.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return records[a].time < records[b].time; });
+    std::unordered_map<std::uint64_t, std::size_t> open;  // address -> index in out.blocks
+    for (const auto i : order) {
+        const auto& r = records[i];
+        if (!onGpu(r.kind)) {
+            out.hostAllocations += r.allocation ? 1 : 0;
+            continue;
+        }
+        if (r.deviceId != device) {
+            ++out.otherDevice;
+            continue;
+        }
+        if (r.allocation && r.bytes <= 0) {
+            ++out.zeroBytes;
+            continue;
+        }
+        const auto it = open.find(r.address);
+        if (r.allocation) {
+            if (it != open.end()) {
+                // The free was lost (CUPTI drops records when its buffers overflow): the old
+                // block ends where the new one begins.
+                out.blocks[it->second].freeTime = r.time;
+                ++out.reusedWithoutFree;
+            }
+            out.blocks.push_back({r.kind, r.address, r.bytes, r.time, std::nullopt});
+            open[r.address] = out.blocks.size() - 1;
+        } else if (it != open.end()) {
+            auto& block = out.blocks[it->second];
+            block.freeTime = r.time;
+            if (r.bytes > 0 && r.bytes != block.bytes) ++out.sizeMismatches;
+            open.erase(it);
+        } else if (r.bytes > 0) {
+            out.blocks.push_back({r.kind, r.address, r.bytes, std::nullopt, r.time});
+            ++out.freesBeforeCapture;
+        } else {
+            ++out.zeroBytes;
+        }
+    }
+    return out;
+}
+
+// The kernel positions (sorted by start) running at time t, for the attribution of faults.
+class KernelTimeline {
+public:
+    explicit KernelTimeline(const std::vector<KernelRecord>& kernels) : kernels_(kernels) {}
+
+    // First position whose start >= t; kernels_.size() when none.
+    std::size_t firstStartingFrom(Nanoseconds t) const {
+        return static_cast<std::size_t>(
+            std::lower_bound(kernels_.begin(), kernels_.end(), t,
+                             [](const KernelRecord& k, Nanoseconds v) { return k.start < v; }) -
+            kernels_.begin());
+    }
+    // Last position whose start <= t; -1 when none.
+    std::int64_t lastStartedBy(Nanoseconds t) const {
+        const auto it = std::upper_bound(kernels_.begin(), kernels_.end(), t,
+                                         [](Nanoseconds v, const KernelRecord& k) { return v < k.start; });
+        return static_cast<std::int64_t>(it - kernels_.begin()) - 1;
+    }
+    // The kernel running at t (start <= t <= end), the latest started when several overlap.
+    std::int64_t runningAt(Nanoseconds t) const {
+        // Kernels on other streams may overlap: look back a few starts, not over the whole run.
+        const auto latest = lastStartedBy(t);
+        for (auto pos = latest; pos >= 0 && latest - pos <= 64; --pos)
+            if (kernels_[static_cast<std::size_t>(pos)].end >= t) return pos;
+        return -1;
+    }
+
+private:
+    const std::vector<KernelRecord>& kernels_;
+};
+
+// Allocations by address, to find the block holding an address at a time. Allocators reuse
+// addresses (hundreds of blocks may start at one address over a run), so blocks are sorted by
+// address and then allocation time: per start address one binary search finds the only block
+// that can be live at t (blocks at one address never overlap in time, see pairMemory).
+class BlockIndex {
+public:
+    explicit BlockIndex(const std::vector<Block>& blocks) : blocks_(blocks) {
+        order_.resize(blocks.size());
+        std::iota(order_.begin(), order_.end(), 0);
+        std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+            if (blocks[a].address != blocks[b].address) return blocks[a].address < blocks[b].address;
+            return bornAt(blocks[a]) < bornAt(blocks[b]);
+        });
+        for (const auto& b : blocks) largest_ = std::max<std::uint64_t>(largest_, static_cast<std::uint64_t>(b.bytes));
+    }
+
+    std::optional<std::size_t> holding(std::uint64_t address, Nanoseconds t) const {
+        auto end = std::upper_bound(order_.begin(), order_.end(), address,
+                                    [&](std::uint64_t a, std::size_t b) { return a < blocks_[b].address; });
+        while (end != order_.begin()) {
+            const std::uint64_t start = blocks_[*std::prev(end)].address;
+            if (start + largest_ <= address) break;  // no block starting this low reaches it
+            const auto group = std::lower_bound(order_.begin(), end, start,
+                                                [&](std::size_t b, std::uint64_t a) { return blocks_[b].address < a; });
+            // The last block at this address born at or before t.
+            const auto born = std::upper_bound(group, end, t,
+                                               [&](Nanoseconds v, std::size_t b) { return v < bornAt(blocks_[b]); });
+            if (born != group) {
+                const auto& b = blocks_[*std::prev(born)];
+                const bool alive = !b.freeTime || t <= *b.freeTime;
+                if (alive && address < b.address + static_cast<std::uint64_t>(b.bytes)) return *std::prev(born);
+            }
+            end = group;
+        }
+        return std::nullopt;
+    }
+
+private:
+    static Nanoseconds bornAt(const Block& b) { return b.allocTime.value_or(std::numeric_limits<Nanoseconds>::min()); }
+
+    const std::vector<Block>& blocks_;
+    std::vector<std::size_t> order_;
+    std::uint64_t largest_ = 0;
+};
+
+// The GPU the profile is about: the one with the most kernels (one device per profile).
+std::int64_t mainDevice(const std::vector<KernelRecord>& kernels) {
+    std::map<std::int64_t, std::int64_t> counts;
+    for (const auto& k : kernels) ++counts[k.deviceId];
+    std::int64_t best = 0, bestCount = -1;
+    for (const auto& [device, count] : counts)
+        if (count > bestCount) best = device, bestCount = count;
+    return best;
+}
+
+// "void at::native::foo<float>(int, float*)" -> "at::native::foo".
+std::string baseName(const std::string& name) {
+    std::string s = name;
+    if (const auto paren = s.find('('); paren != std::string::npos) s.resize(paren);
+    if (const auto angle = s.find('<'); angle != std::string::npos) s.resize(angle);
+    if (const auto space = s.rfind(' '); space != std::string::npos) s = s.substr(space + 1);
+    return s.empty() ? name : s;
+}
+
+// Phases from spillway.* ranges: the range holding the kernel's launch (or start) time.
+struct PhaseAssignment {
+    bool fromRanges = false;
+    std::vector<std::optional<KernelPhase>> phases;  // nullopt: outside the iteration
+};
+
+PhaseAssignment assignPhases(const std::vector<KernelRecord>& kernels, const std::vector<RangeMark>& ranges) {
+    PhaseAssignment out;
+    std::vector<const RangeMark*> marks;
+    for (const auto& r : ranges)
+        if (r.name.starts_with("spillway.")) marks.push_back(&r);
+    out.fromRanges = !marks.empty();
+    for (const auto& k : kernels) {
+        if (!out.fromRanges) {
+            out.phases.push_back(KernelPhase::Other);
+            continue;
+        }
+        const Nanoseconds t = k.launchTime.value_or(k.start);
+        std::optional<KernelPhase> phase;
+        bool found = false;
+        for (const auto* m : marks)
+            if (m->start <= t && t <= m->end) {
+                phase = torch_trace::phaseOfMark(m->name);
+                found = true;
+                break;
+            }
+        out.phases.push_back(found ? phase : std::nullopt);
+    }
+    return out;
+}
+
+struct UnifiedMemoryTally {
+    std::int64_t faultRecords = 0;
+    std::int64_t faultsAttributed = 0;
+    std::int64_t outsideAllocations = 0;
+    std::int64_t outsideKernels = 0;
+    std::set<std::size_t> tensorsTouched;
+    std::map<std::string, std::pair<std::int64_t, std::uint64_t>> byKindAndCause;  // records, value
+};
+
+// The kernels that write and read one tensor.
+struct TensorUses {
+    std::int64_t writer = -1;    // kernel position; -1: none
+    std::set<std::int64_t> uses;  // other kernel positions (those before the writer are not inputs)
+};
+
+// What the notes report besides the pairing's and the tally's counts.
+struct TensorCounts {
+    std::int64_t persistent = 0;
+    std::int64_t workspaces = 0;
+    std::int64_t withoutUses = 0;
+    std::int64_t withObserved = 0;
+    std::int64_t betweenKernels = 0;  // allocated and freed between two kernels
+};
+
+// The steps of buildProfile, in the order build() takes them, over what they share.
+class ProfileBuilder {
+public:
+    explicit ProfileBuilder(const Capture& capture) : capture_(capture) {}
+
+    Profile build() {
+        if (capture_.kernels.empty())
+            throw ImportError(capture_.sourcePath, "no kernels in the capture: nothing ran on the GPU while it was "
+                                                   "recorded (or the kernel records were not collected)");
+        p_.metadata.notes = capture_.notes;
+        takeKernelsOfMainDevice();
+        keepKernelsInIteration();
+        describeCapture();
+        addKernels();
+        inferLifetimeUses();
+        observeFaultedUses();
+        addTensors();
+        noteKernels();
+        noteTensors();
+        noteMemoryRecords();
+        noteCopies();
+        noteUnifiedMemory();
+        return std::move(p_);
+    }
+
+private:
+    void takeKernelsOfMainDevice();
+    void keepKernelsInIteration();
+    void describeCapture();
+    void addKernels();
+    void inferLifetimeUses();
+    void observeFaultedUses();
+    void addTensors();
+    TensorUses addUses(const Tensor& t, std::size_t b);
+    TensorKind kindOf(const Tensor& t, const Block& block, const TensorUses& u);
+    void noteKernels();
+    void noteTensors();
+    void noteMemoryRecords();
+    void noteCopies();
+    void noteUnifiedMemory();
+
+    const Capture& capture_;
+    Profile p_;
+    std::int64_t device_ = 0;
+    std::vector<KernelRecord> kernels_;  // of device_, in start order
+    std::int64_t otherDeviceKernels_ = 0;
+    PhaseAssignment phases_;
+    std::int64_t outsideIteration_ = 0;
+    Nanoseconds origin_ = 0;
+    std::int64_t raised_ = 0;  // kernels whose 0 ns became 1 ns
+    Pairing pairing_;
+    // Per block: the kernel its lifetime says writes it and reads it (-1: none), the kernels
+    // seen faulting on it.
+    std::vector<std::int64_t> producer_, reader_;
+    std::vector<std::set<std::int64_t>> observed_;
+    UnifiedMemoryTally um_;
+    TensorCounts counts_;
+};
+
+// Kernels of one GPU in start order: the captured program order.
+void ProfileBuilder::takeKernelsOfMainDevice() {
+    device_ = mainDevice(capture_.kernels);
+    for (const auto& k : capture_.kernels) {
+        if (k.deviceId == device_) kernels_.push_back(k);
+        else ++otherDeviceKernels_;
+    }
+    std::stable_sort(kernels_.begin(), kernels_.end(), [](const KernelRecord& a, const KernelRecord& b) {
+        if (a.start != b.start) return a.start < b.start;
+        return a.end < b.end;
+    });
+}
+
+// With spillway.* ranges, the kernels outside them are not part of the iteration.
+void ProfileBuilder::keepKernelsInIteration() {
+    phases_ = assignPhases(kernels_, capture_.ranges);
+    if (!phases_.fromRanges) return;
+    std::vector<KernelRecord> kept;
+    std::vector<std::optional<KernelPhase>> keptPhases;
+    for (std::size_t i = 0; i < kernels_.size(); ++i) {
+        if (!phases_.phases[i]) {
+            ++outsideIteration_;
+            continue;
+        }
+        kept.push_back(kernels_[i]);
+        keptPhases.push_back(phases_.phases[i]);
+    }
+    if (kept.empty())
+        throw ImportError(capture_.sourcePath,
+                          fmt::format("no kernels inside the spillway.* NVTX ranges ({} kernels outside them)",
+                                      outsideIteration_));
+    kernels_ = std::move(kept);
+    phases_.phases = std::move(keptPhases);
+}
+
+// Time zero and the profile's metadata.
+void ProfileBuilder::describeCapture() {
+    // Time zero: the earliest kernel or GPU memory event, so no time in the profile is negative.
+    origin_ = kernels_.front().start;
+    for (const auto& m : capture_.memory)
+        if (m.deviceId == device_ && onGpu(m.kind)) origin_ = std::min(origin_, m.time);
+
+    p_.metadata.source = capture_.source;
+    p_.metadata.sourcePath = capture_.sourcePath;
+    p_.metadata.model = capture_.model.empty() ? std::filesystem::path(capture_.sourcePath).filename().string()
+                                               : capture_.model;
+    const auto name = capture_.deviceNames.find(device_);
+    p_.metadata.device = name != capture_.deviceNames.end() ? name->second : fmt::format("CUDA device {}", device_);
+    p_.jobs.push_back({0, p_.metadata.model});
+}
+
+void ProfileBuilder::addKernels() {
+    for (std::size_t i = 0; i < kernels_.size(); ++i) {
+        const auto& r = kernels_[i];
+        Kernel k;
+        k.id = static_cast<KernelId>(i);
+        k.name = r.name;
+        k.op = baseName(r.name);
+        k.duration = r.end - r.start;
+        if (k.duration < 1) {
+            k.duration = 1;
+            ++raised_;
+        }
+        k.phase = *phases_.phases[i];
+        k.capturedStart = r.start - origin_;
+        p_.kernels.push_back(std::move(k));
+    }
+}
+
+// Tensors: the GPU allocations, live from allocation to free.
+void ProfileBuilder::inferLifetimeUses() {
+    pairing_ = pairMemory(capture_.memory, device_);
+    const KernelTimeline timeline(kernels_);
+    const auto last = static_cast<std::int64_t>(kernels_.size()) - 1;
+    producer_.assign(pairing_.blocks.size(), -1);
+    reader_.assign(pairing_.blocks.size(), -1);
+    observed_.resize(pairing_.blocks.size());
+    for (std::size_t b = 0; b < pairing_.blocks.size(); ++b) {
+        const auto& block = pairing_.blocks[b];
+        if (block.allocTime) {
+            const auto first = timeline.firstStartingFrom(*block.allocTime);
+            if (first < kernels_.size()) producer_[b] = static_cast<std::int64_t>(first);
+        }
+        if (block.freeTime) reader_[b] = timeline.lastStartedBy(*block.freeTime);
+        else if (block.allocTime && producer_[b] > 0) reader_[b] = last;  // live to the end
+        if (block.allocTime && (producer_[b] < 0 || (block.freeTime && reader_[b] < producer_[b]))) {
+            producer_[b] = reader_[b] = -1;
+            ++counts_.betweenKernels;
+        }
+    }
+}
+
+// Observed uses from unified-memory faults.
+void ProfileBuilder::observeFaultedUses() {
+    const KernelTimeline timeline(kernels_);
+    const BlockIndex index(pairing_.blocks);
+    for (const auto& r : capture_.unifiedMemory) {
+        auto& [records, value] = um_.byKindAndCause[fmt::format("{}{}{}", toString(r.event),
+                                                                 r.cause.empty() ? "" : ", ", r.cause)];
+        ++records;
+        value += r.value;
+        const bool access = r.event == UnifiedMemoryEvent::GpuPageFault;
+        if (!access || (r.deviceId >= 0 && r.deviceId != device_)) continue;
+        ++um_.faultRecords;
+        const auto block = index.holding(r.address, r.start);
+        if (!block) {
+            ++um_.outsideAllocations;
+            continue;
+        }
+        const auto pos = timeline.runningAt(r.start);
+        if (pos < 0) {
+            ++um_.outsideKernels;
+            continue;
+        }
+        ++um_.faultsAttributed;
+        um_.tensorsTouched.insert(*block);
+        observed_[*block].insert(pos);
+    }
+}
+
+// One tensor per block, with its uses added to the kernels.
+void ProfileBuilder::addTensors() {
+    for (std::size_t b = 0; b < pairing_.blocks.size(); ++b) {
+        const auto& block = pairing_.blocks[b];
+        Tensor t;
+        t.id = static_cast<TensorId>(b);
+        t.bytes = block.bytes;
+        t.address = block.address;
+        if (block.allocTime) t.allocTime = *block.allocTime - origin_;
+        if (block.freeTime) t.freeTime = *block.freeTime - origin_;
+        // Allocated before the first kernel (or before the capture) and never freed: a weight.
+        t.persistent = !block.freeTime && (!block.allocTime || producer_[b] == 0 ||
+                                           block.kind == MemoryKind::DeviceStatic ||
+                                           block.kind == MemoryKind::ManagedStatic);
+        const TensorUses uses = addUses(t, b);
+        t.kind = kindOf(t, block, uses);
+        t.name = fmt::format("{}@{:#x}#{}", toString(block.kind), block.address, t.id);
+        p_.tensors.push_back(std::move(t));
+    }
+}
+
+// The writer and readers of block b's tensor, from its lifetime and the observed faults; the
+// tensor goes into their outputs and inputs.
+TensorUses ProfileBuilder::addUses(const Tensor& t, std::size_t b) {
+    const auto& block = pairing_.blocks[b];
+    TensorUses u;
+    u.uses = observed_[b];
+    if (!observed_[b].empty()) ++counts_.withObserved;
+    // A weight is there before the iteration: no kernel of it writes it first.
+    u.writer = t.persistent ? -1 : producer_[b];
+    if (!t.persistent && block.allocTime && !u.uses.empty() && (u.writer < 0 || *u.uses.begin() < u.writer)) {
+        if (u.writer >= 0) u.uses.insert(u.writer);
+        u.writer = *u.uses.begin();
+    }
+    if (u.writer >= 0) {
+        p_.kernels[static_cast<std::size_t>(u.writer)].outputs.push_back(t.id);
+        u.uses.erase(u.writer);
+    }
+    if (reader_[b] >= 0 && reader_[b] != u.writer) u.uses.insert(reader_[b]);
+    for (const auto pos : u.uses) {
+        if (u.writer >= 0 && pos < u.writer) continue;  // before it existed: not a use
+        p_.kernels[static_cast<std::size_t>(pos)].inputs.push_back(t.id);
+    }
+    return u;
+}
+
+TensorKind ProfileBuilder::kindOf(const Tensor& t, const Block& block, const TensorUses& u) {
+    const bool used = u.writer >= 0 || !u.uses.empty();
+    TensorKind kind;
+    if (t.persistent) {
+        kind = TensorKind::Weight;
+        ++counts_.persistent;
+    } else if (!used) {
+        kind = TensorKind::Temporary;
+    } else if (u.writer >= 0 && (u.uses.empty() || (u.uses.size() == 1 && *u.uses.begin() == u.writer))) {
+        kind = TensorKind::Workspace;
+        ++counts_.workspaces;
+    } else {
+        kind = block.allocTime ? TensorKind::Activation : TensorKind::Input;
+    }
+    if (!used && !t.persistent) ++counts_.withoutUses;  // a weight is live without uses
+    return kind;
+}
+
+// What was read and how it was mapped, for whoever opens the profile: the kernels.
+void ProfileBuilder::noteKernels() {
+    auto& notes = p_.metadata.notes;
+    notes["time_unit"] = "nanoseconds on the capture's clock, from the earliest kernel or GPU memory event";
+    notes["kernels"] = fmt::format("{} kernels of CUDA device {} in GPU start order{}", kernels_.size(), device_,
+                                   otherDeviceKernels_ ? fmt::format("; {} kernels of other devices left out "
+                                                                     "(one device per profile)",
+                                                                     otherDeviceKernels_)
+                                                       : std::string());
+    if (raised_)
+        notes["zero_durations"] = fmt::format("{} kernels lasted 0 ns; their duration is set to 1 ns", raised_);
+    notes["phases"] = phases_.fromRanges
+                          ? fmt::format("from spillway.* NVTX ranges at each kernel's {} time; {} kernels outside "
+                                        "them (or in spillway.setup) left out",
+                                        kernels_.front().launchTime ? "launch" : "start", outsideIteration_)
+                          : "no spillway.* NVTX ranges: every kernel's phase is \"other\"";
+}
+
+// The tensors and where their uses come from.
+void ProfileBuilder::noteTensors() {
+    auto& notes = p_.metadata.notes;
+    notes["tensors"] = fmt::format(
+        "{} GPU allocations (device, managed, static) of CUDA device {}: {} persistent (allocated before "
+        "the first kernel, never freed), {} workspaces (one kernel), {} without uses (no kernel started "
+        "while live; {} of them allocated and freed between two kernels)",
+        pairing_.blocks.size(), device_, counts_.persistent, counts_.workspaces, counts_.withoutUses,
+        counts_.betweenKernels);
+    notes["tensor_uses"] =
+        capture_.unifiedMemory.empty()
+            ? "inferred from time only (the capture has no unified-memory records): the first kernel to "
+              "start at or after the allocation writes a tensor, the last to start at or before its free "
+              "reads it; kernels have no other inputs, since CUDA does not record which buffers a kernel "
+              "reads"
+            : fmt::format("lifetime (first kernel after the allocation writes, last kernel before the free "
+                          "reads) plus observed: {} of {} GPU page-fault records fell in a live allocation "
+                          "during a kernel and make that kernel a user ({} tensors have observed uses; {} "
+                          "faults outside any allocation, {} outside any kernel)",
+                          um_.faultsAttributed, um_.faultRecords, counts_.withObserved, um_.outsideAllocations,
+                          um_.outsideKernels);
+}
+
+// The memory records that did not become tensors, or not as recorded.
+void ProfileBuilder::noteMemoryRecords() {
+    auto& notes = p_.metadata.notes;
+    const Pairing& pairing = pairing_;
+    if (pairing.hostAllocations)
+        notes["memory_host"] = fmt::format("{} pinned or pageable host allocations are not tensors",
+                                           pairing.hostAllocations);
+    if (pairing.otherDevice)
+        notes["memory_other_devices"] = fmt::format("{} memory records of other devices left out", pairing.otherDevice);
+    if (pairing.zeroBytes) notes["memory_zero_bytes"] = fmt::format("{} zero-byte memory records skipped", pairing.zeroBytes);
+    if (pairing.freesBeforeCapture)
+        notes["memory_before_capture"] = fmt::format(
+            "{} frees without an allocation in the capture: allocated before it, tensors without alloc_time "
+            "(inputs)",
+            pairing.freesBeforeCapture);
+    if (pairing.reusedWithoutFree)
+        notes["memory_lost_frees"] = fmt::format(
+            "{} addresses were allocated again with no free recorded between: the earlier block is taken "
+            "as freed at the new allocation",
+            pairing.reusedWithoutFree);
+    if (pairing.sizeMismatches)
+        notes["memory_size_mismatch"] = fmt::format("{} frees named a size different from their allocation; the "
+                                                    "allocation's size is kept",
+                                                    pairing.sizeMismatches);
+}
+
+// Copies and memsets, counted: their records carry no addresses.
+void ProfileBuilder::noteCopies() {
+    std::map<std::string, std::pair<std::int64_t, Bytes>> copies;
+    for (const auto& c : capture_.copies) {
+        auto& [count, bytes] = copies[c.memset ? std::string("memset") : "memcpy " + std::string(toString(c.direction))];
+        ++count;
+        bytes += c.bytes;
+    }
+    if (copies.empty()) return;
+    std::string text;
+    for (const auto& [what, cb] : copies)
+        text += fmt::format("{}{}: {} ({})", text.empty() ? "" : "; ", what, cb.first, readableBytes(cb.second));
+    p_.metadata.notes["copies"] = text + " — not tensors or kernels: the records carry no addresses";
+}
+
+// The unified-memory records by kind and cause.
+void ProfileBuilder::noteUnifiedMemory() {
+    for (const auto& [what, rv] : um_.byKindAndCause) {
+        const bool bytes = what.starts_with("migration") || what.starts_with("thrashing") ||
+                           what.starts_with("remote map");
+        p_.metadata.notes["unified_memory." + what] =
+            bytes ? fmt::format("{} records, {}", rv.first, readableBytes(static_cast<Bytes>(rv.second)))
+                  : fmt::format("{} records, {} faults", rv.first, rv.second);
+    }
+}
+
+}  // namespace
+
+Profile buildProfile(const Capture& capture) { return ProfileBuilder(capture).build(); }
+
+}  // namespace spillway::gpu_activity

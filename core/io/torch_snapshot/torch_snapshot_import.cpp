@@ -1,0 +1,20 @@
+#include "core/io/torch_snapshot/torch_snapshot_import.h"
+
+#include "core/io/base/file_text.h"
+#include "core/io/torch_snapshot/pickle_reader.h"
+#include "core/io/torch_snapshot/torch_snapshot_model.h"
+#include "core/io/torch_snapshot/torch_snapshot_steps.h"
+
+namespace spillway {
+
+// Three stages, each with its own errors: the safe pickle reader (byte offsets), the snapshot
+// decoder (paths into the data), and the step builder (docs/snapshot-import.md).
+Profile importTorchSnapshot(const std::filesystem::path& path) {
+    const auto bytes = readFileText(path);
+    const auto label = path.string();
+    const auto root = readPickle(bytes, label);
+    const auto snapshot = decodeMemorySnapshot(root, label);
+    return profileFromSnapshot(snapshot, label);
+}
+
+}  // namespace spillway

@@ -1,0 +1,123 @@
+#include "core/io/torch_trace/torch_trace_import.h"
+
+#include "core/io/base/file_text.h"
+#include "core/io/base/import_error.h"
+#include "core/io/torch_trace/torch_trace_events.h"
+#include "core/io/torch_trace/torch_trace_kernels.h"
+#include "core/io/torch_trace/torch_trace_memory.h"
+#include "core/io/torch_trace/torch_trace_phases.h"
+#include "core/io/torch_trace/torch_trace_tensors.h"
+
+#include <fmt/format.h>
+
+namespace spillway {
+
+using namespace torch_trace;
+
+namespace {
+
+ProfileMetadata metadataOf(const TraceEvents& events, const std::string& fileLabel,
+                           const MemoryBlocks& blocks) {
+    ProfileMetadata md;
+    const auto& capture = events.capture;
+    md.model = capture.model;
+    if (md.model.empty()) {
+        md.model = std::filesystem::path(fileLabel).filename().string();
+        md.notes["model"] = "not recorded in the trace (no \"spillway\" object): the file name";
+    }
+    md.batch = capture.batch;
+    md.device = !capture.device.empty() ? capture.device
+                : !capture.gpuName.empty() ? capture.gpuName
+                                           : deviceTypeName(blocks.deviceType);
+    md.source = std::string(kTorchTraceSource);
+    md.sourcePath = fileLabel;
+    for (const auto& [key, value] : capture.extra) md.notes["capture." + key] = value;
+    return md;
+}
+
+void addNotes(ProfileMetadata& md, const TraceEvents& events, const PhaseMap& phases,
+              const KernelSelection& selection, const MemoryBlocks& blocks,
+              const TensorInference& inferred) {
+    auto& n = md.notes;
+    n["time_unit"] = "trace microseconds (ts, dur) rounded to integer nanoseconds; times are from "
+                     "the earliest event read";
+    n["kernels"] = selection.rule;
+    if (selection.outsideIteration)
+        n["kernels_outside_iteration"] =
+            fmt::format("{} candidate spans outside the iteration (spillway.setup or unmarked) "
+                        "are not kernels",
+                        selection.outsideIteration);
+    if (selection.zeroDurationRaised)
+        n["zero_durations"] = fmt::format("{} kernels lasted under 0.5 ns in the trace; their "
+                                          "duration is set to 1 ns",
+                                          selection.zeroDurationRaised);
+    n["phases"] = phases.describe();
+    n["memory_device"] =
+        blocks.deviceType < 0
+            ? std::string("the trace has no [memory] events (captured without "
+                          "profile_memory=True): no tensors")
+            : fmt::format("{} [memory] events of device {} read; {} events of other devices left "
+                          "out (one device per profile: CUDA when present, else CPU)",
+                          blocks.eventsRead, deviceTypeName(blocks.deviceType),
+                          blocks.otherDeviceEvents);
+    if (blocks.zeroByteEvents)
+        n["memory_zero_bytes"] = fmt::format("{} zero-byte [memory] events carry no block",
+                                             blocks.zeroByteEvents);
+    if (blocks.freesBeforeTrace)
+        n["memory_before_trace"] = fmt::format(
+            "{} blocks were freed without an allocation in the trace: allocated before it "
+            "started, they are tensors without alloc_time",
+            blocks.freesBeforeTrace);
+    n["tensor_uses"] = "inferred: the kernel running at a block's allocation (or the next kernel "
+                       "to start) writes it; the kernel running at its free (or the last one "
+                       "started before) reads it last; blocks never freed are persistent";
+    n["tensor_counts"] = fmt::format(
+        "{} persistent (never freed), {} workspaces (one kernel), {} without uses (no kernel ran "
+        "while they were live; {} of them allocated and freed between two kernels)",
+        inferred.persistent, inferred.workspaces, inferred.withoutUses, inferred.betweenKernels);
+    for (const auto& [category, count] : events.skippedCategories)
+        n["skipped." + category] = fmt::format("{} complete events of category {} not read", count,
+                                               category);
+}
+
+}  // namespace
+
+Profile parseTorchTrace(std::string_view text, const std::string& fileLabel) {
+    const TraceEvents events = parseTraceEvents(text, fileLabel);
+    const PhaseMap phases = PhaseMap::build(events);
+    const KernelSelection selection = selectKernels(events, phases);
+    if (selection.kernels.empty())
+        throw ImportError(fileLabel,
+                          fmt::format("no kernels: the trace has no GPU kernels and no CPU ops "
+                                      "inside the iteration ({} spans read){}",
+                                      events.spans.size(),
+                                      phases.fromMarks() ? "; are the spillway.* marks empty?" : ""));
+    const MemoryBlocks blocks = pairMemoryEvents(events);
+
+    Profile p;
+    p.metadata = metadataOf(events, fileLabel, blocks);
+    p.jobs.push_back({0, p.metadata.model});
+    p.kernels.reserve(selection.kernels.size());
+    for (size_t i = 0; i < selection.kernels.size(); ++i) {
+        const auto& s = selection.kernels[i];
+        Kernel k;
+        k.id = static_cast<KernelId>(i);
+        k.name = s.name;
+        k.op = s.op;
+        k.duration = s.duration;
+        k.phase = s.phase;
+        k.capturedStart = s.start;
+        p.kernels.push_back(std::move(k));
+    }
+    TensorInference inferred = inferTensors(blocks, selection, p.kernels);
+    p.tensors = std::move(inferred.tensors);
+    addNotes(p.metadata, events, phases, selection, blocks, inferred);
+    return p;
+}
+
+Profile importTorchTrace(const std::filesystem::path& path) {
+    const auto text = readFileText(path);
+    return parseTorchTrace(text, path.string());
+}
+
+}  // namespace spillway

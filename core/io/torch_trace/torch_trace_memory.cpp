@@ -1,0 +1,130 @@
+#include "core/io/torch_trace/torch_trace_memory.h"
+
+#include "core/io/base/import_error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace spillway::torch_trace {
+
+namespace {
+
+constexpr std::int64_t kCpu = 0;
+constexpr std::int64_t kCuda = 1;
+
+std::int64_t chooseDevice(const std::vector<MemoryEvent>& events) {
+    if (events.empty()) return -1;
+    for (const auto& e : events)
+        if (e.deviceType == kCuda) return kCuda;
+    for (const auto& e : events)
+        if (e.deviceType == kCpu) return kCpu;
+    return events.front().deviceType;
+}
+
+class Pairing {
+public:
+    Pairing(const TraceEvents& trace, MemoryBlocks& out) : trace_(trace), out_(out) {}
+
+    bool applies(const MemoryEvent& e) const {
+        const bool open = open_.contains({e.deviceId, e.address});
+        return e.bytes > 0 ? !open : open;
+    }
+
+    void apply(const MemoryEvent& e) {
+        const std::pair key{e.deviceId, e.address};
+        if (e.bytes > 0) {
+            if (auto it = open_.find(key); it != open_.end())
+                fail(e, fmt::format("address {:#x} is allocated again while the block allocated by "
+                                    "/traceEvents/{} is still live (no free between them)",
+                                    e.address, out_.blocks[it->second].firstEventIndex));
+            open_.emplace(key, out_.blocks.size());
+            out_.blocks.push_back({e.address, e.deviceId, e.bytes, e.time, std::nullopt, e.eventIndex});
+            return;
+        }
+        auto it = open_.find(key);
+        if (it == open_.end()) {
+            // Allocated before the trace started: live from the start until this free.
+            ++out_.freesBeforeTrace;
+            out_.blocks.push_back({e.address, e.deviceId, -e.bytes, std::nullopt, e.time, e.eventIndex});
+            return;
+        }
+        auto& block = out_.blocks[it->second];
+        if (block.bytes != -e.bytes)
+            fail(e, fmt::format("free of {} bytes at address {:#x}, but the block allocated there by "
+                                "/traceEvents/{} has {} bytes",
+                                -e.bytes, e.address, block.firstEventIndex, block.bytes));
+        block.freeTime = e.time;
+        open_.erase(it);
+    }
+
+private:
+    [[noreturn]] void fail(const MemoryEvent& e, const std::string& message) const {
+        SourceLocation loc;
+        loc.file = trace_.file;
+        loc.jsonPointer = fmt::format("/traceEvents/{}", e.eventIndex);
+        throw ImportError(loc, message);
+    }
+
+    const TraceEvents& trace_;
+    MemoryBlocks& out_;
+    std::map<std::pair<std::int64_t, std::uint64_t>, size_t> open_;
+};
+
+}  // namespace
+
+std::string deviceTypeName(std::int64_t deviceType) {
+    if (deviceType == kCpu) return "cpu";
+    if (deviceType == kCuda) return "cuda";
+    return fmt::format("device type {}", deviceType);
+}
+
+MemoryBlocks pairMemoryEvents(const TraceEvents& trace) {
+    MemoryBlocks out;
+    out.deviceType = chooseDevice(trace.memory);
+    std::vector<MemoryEvent> events;
+    for (const auto& e : trace.memory) {
+        if (e.deviceType != out.deviceType) {
+            ++out.otherDeviceEvents;
+            continue;
+        }
+        ++out.eventsRead;
+        if (e.bytes == 0) {
+            ++out.zeroByteEvents;
+            continue;
+        }
+        events.push_back(e);
+    }
+    std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+        return a.time != b.time ? a.time < b.time : a.eventIndex < b.eventIndex;
+    });
+
+    // Events with the same timestamp (microsecond traces) may be listed out of order: within
+    // such a group, take first an event that fits the current state (a free of a live block,
+    // an allocation of a free address), so "free A, allocate A" in one microsecond pairs right.
+    Pairing pairing(trace, out);
+    for (size_t begin = 0; begin < events.size();) {
+        size_t end = begin;
+        while (end < events.size() && events[end].time == events[begin].time) ++end;
+        std::vector<MemoryEvent> group(events.begin() + begin, events.begin() + end);
+        while (!group.empty()) {
+            auto pick = std::find_if(group.begin(), group.end(),
+                                     [&](const MemoryEvent& e) { return pairing.applies(e); });
+            if (pick == group.end()) pick = group.begin();
+            pairing.apply(*pick);
+            group.erase(pick);
+        }
+        begin = end;
+    }
+    // Blocks from before the trace first (they were there at its start), then by allocation.
+    std::stable_sort(out.blocks.begin(), out.blocks.end(), [](const auto& a, const auto& b) {
+        if (a.allocTime.has_value() != b.allocTime.has_value()) return !a.allocTime.has_value();
+        const auto ta = a.allocTime ? *a.allocTime : *a.freeTime;
+        const auto tb = b.allocTime ? *b.allocTime : *b.freeTime;
+        return ta != tb ? ta < tb : a.firstEventIndex < b.firstEventIndex;
+    });
+    return out;
+}
+
+}  // namespace spillway::torch_trace

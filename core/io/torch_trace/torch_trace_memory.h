@@ -1,0 +1,39 @@
+#pragma once
+// Turns the allocator's [memory] events of one device into blocks: each allocation paired with
+// the free of the same address that follows it (addresses are reused, so pairing is in time
+// order). Only one device is kept: CUDA when the trace has any CUDA memory events, else CPU.
+#include "core/io/torch_trace/torch_trace_events.h"
+
+#include <optional>
+#include <vector>
+
+namespace spillway::torch_trace {
+
+struct MemoryBlock {
+    std::uint64_t address = 0;
+    std::int64_t deviceId = -1;
+    Bytes bytes = 0;
+    // Unset allocTime: freed in the trace but allocated before it started. Unset freeTime:
+    // still allocated when the trace ended.
+    std::optional<Nanoseconds> allocTime;
+    std::optional<Nanoseconds> freeTime;
+    std::size_t firstEventIndex = 0;
+};
+
+struct MemoryBlocks {
+    std::vector<MemoryBlock> blocks;  // by first event time
+    std::int64_t deviceType = -1;     // -1: the trace has no memory events
+    std::int64_t eventsRead = 0;
+    std::int64_t otherDeviceEvents = 0;  // events of other devices, not read
+    std::int64_t zeroByteEvents = 0;     // zero-size events, nothing to pair
+    std::int64_t freesBeforeTrace = 0;   // frees without an allocation in the trace
+};
+
+// Throws ImportError (JSON pointer to the event) when the events contradict each other: a free
+// whose size differs from its allocation, or an address allocated twice without a free between.
+MemoryBlocks pairMemoryEvents(const TraceEvents& events);
+
+// "cpu", "cuda", or "device type N".
+std::string deviceTypeName(std::int64_t deviceType);
+
+}  // namespace spillway::torch_trace
