@@ -10,6 +10,7 @@
 #include "app/cli/sim_bench.h"
 
 #include "core/io/base/file_text.h"
+#include "core/io/base/json_dump.h"
 #include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
 
@@ -151,7 +152,7 @@ CommandAction addBenchCommand(CLI::App& app) {
         if (layoutCmd->parsed()) {
             return runReportingErrors(state->json, [&]() {
                 const auto results = runLayoutBench(*layout);
-                if (state->json) std::cout << results.dump(2) << "\n";
+                if (state->json) std::cout << dumpJson(results, 2) << "\n";
                 else printLayoutBench(results);
                 return kExitOk;
             });
@@ -166,7 +167,7 @@ CommandAction addBenchCommand(CLI::App& app) {
                 all["simulator"] = runSimulatorBench(o);
                 if (!state->json) printSimulatorBench(all["simulator"]);
             }
-            if (state->json) std::cout << all.dump(2) << "\n";
+            if (state->json) std::cout << dumpJson(all, 2) << "\n";
             return code;
         });
     };

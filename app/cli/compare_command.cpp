@@ -7,7 +7,8 @@
 #include "app/cli/hardware_args.h"
 #include "app/cli/sim_report.h"
 
-#include "core/io/profile_loader.h"
+#include "core/io/base/json_dump.h"
+#include "core/io/valid_profile.h"
 #include "core/policy/planner.h"
 #include "core/sim/simulator.h"
 
@@ -98,7 +99,7 @@ CommandAction addCompareCommand(CLI::App& app) {
         return runReportingErrors(state->json, [&]() {
             for (const auto& p : state->policies) checkPolicyName(p);
             const auto hardware = state->hardware.load();
-            const auto profile = loadProfile(state->args.path, state->args.options());
+            const auto profile = loadValidProfile(state->args.path, state->args.options());
             SimulationOptions options;
             options.recordTensorResidency = false;
             options.recordResidencySamples = false;
@@ -142,7 +143,7 @@ CommandAction addCompareCommand(CLI::App& app) {
                     list.push_back(std::move(r));
                 }
                 j["rows"] = list;
-                std::cout << j.dump(2) << "\n";
+                std::cout << dumpJson(j, 2) << "\n";
             } else {
                 fmt::print("{} on {} ({}, fault model {})\n\n",
                            profile.metadata.model.empty() ? state->args.path : profile.metadata.model, hardware.id,

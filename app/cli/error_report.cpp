@@ -2,6 +2,7 @@
 
 #include "app/cli/cli_common.h"
 #include "core/io/base/import_error.h"
+#include "core/io/base/json_dump.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,12 +22,12 @@ int runReportingErrors(bool json, const std::function<int()>& body) {
             if (e.location().line > 0) j["error"]["line"] = e.location().line;
             if (e.location().byteOffset >= 0) j["error"]["byte_offset"] = e.location().byteOffset;
             if (!e.location().jsonPointer.empty()) j["error"]["json_pointer"] = e.location().jsonPointer;
-            std::cout << j.dump(2) << "\n";
+            std::cout << dumpJson(j, 2) << "\n";
         }
         fmt::print(stderr, "error: {}\n", e.what());
         return kExitBadInput;
     } catch (const std::exception& e) {
-        if (json) std::cout << nlohmann::json{{"error", {{"message", e.what()}}}}.dump(2) << "\n";
+        if (json) std::cout << dumpJson(nlohmann::json{{"error", {{"message", e.what()}}}}, 2) << "\n";
         fmt::print(stderr, "error: {}\n", e.what());
         return kExitBadInput;
     }

@@ -3,7 +3,8 @@
 #include "app/cli/error_report.h"
 
 #include "core/analysis/profile_summary.h"
-#include "core/io/profile_loader.h"
+#include "core/io/base/json_dump.h"
+#include "core/io/valid_profile.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -97,10 +98,10 @@ CommandAction addInfoCommand(CLI::App& app) {
     cmd->add_option("--top", state->top, "How many of the largest tensors to list")->capture_default_str();
     return [state]() {
         return runReportingErrors(state->json, [&]() {
-            const auto profile = loadProfile(state->args.path, state->args.options());
+            const auto profile = loadValidProfile(state->args.path, state->args.options());
             const auto summary = summarizeProfile(profile, state->top);
             if (state->json)
-                std::cout << summaryJson(profile, summary).dump(2) << "\n";
+                std::cout << dumpJson(summaryJson(profile, summary), 2) << "\n";
             else
                 printSummary(profile, summary);
             return kExitOk;

@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 
+#include "core/io/base/json_dump.h"
 #include "core/layout/layout_verifier.h"
 #include "core/layout/minimalloc_csv.h"
 #include "core/layout/placement.h"
@@ -48,7 +49,7 @@ int checkOnly(const LayoutArgs& args, const MinimallocCsv& input) {
         auto list = nlohmann::ordered_json::array();
         for (const auto& v : violations) list.push_back(v.message);
         j["violations"] = list;
-        std::cout << j.dump(2) << "\n";
+        std::cout << dumpJson(j, 2) << "\n";
     } else {
         for (const auto& v : violations) fmt::print("{}: {}\n", args.csv, v.message);
         fmt::print("{}: {} buffers, arena {} ({:.4f} x the lower bound {}): {}\n", args.csv,
@@ -56,6 +57,30 @@ int checkOnly(const LayoutArgs& args, const MinimallocCsv& input) {
                    violations.empty() ? "valid" : "INVALID");
     }
     return violations.empty() ? kExitOk : kExitProblems;
+}
+
+// The verifier's checks but the capacity: a heuristic's layout that is sound but too tall is
+// an answer ("does not fit", exit 1), not a bug in the method.
+std::vector<LayoutViolation> structuralViolations(const AllocationProblem& problem, const Layout& layout) {
+    if (layout.offsets.empty()) return {};
+    AllocationProblem unbounded = problem;
+    unbounded.capacity.reset();
+    return verifyLayout(unbounded, layout);
+}
+
+// Why the result is not within the capacity, in the words docs/layout.md promises.
+std::string doesNotFit(const AllocationProblem& problem, const PlacementResult& result) {
+    const std::string why = result.note.empty() ? "" : " (" + result.note + ")";
+    if (!problem.capacity) return "no layout found" + why;
+    const Bytes capacity = *problem.capacity;
+    if (result.lowerBound > capacity)
+        return fmt::format("does not fit: {} bytes are live at once (the lower bound), the capacity is {}",
+                           result.lowerBound, capacity);
+    if (!result.layout.offsets.empty())
+        return fmt::format("does not fit: the {} layout needs {} bytes, the capacity is {} (another solver may "
+                           "find one within it)",
+                           result.method, result.arena, capacity);
+    return "does not fit: no layout found within the capacity" + why;
 }
 
 }  // namespace
@@ -92,16 +117,17 @@ CommandAction addLayoutCommand(CLI::App& app) {
             PlacementOptions options;
             options.timeLimitSeconds = args->timeLimit;
             const PlacementResult result = place(args->solver, input.problem, options);
-            const auto violations =
-                result.layout.offsets.empty() ? std::vector<LayoutViolation>{} : verifyLayout(input.problem, result.layout);
             // A layout that fails the verifier is a bug in the method: report it, never write it.
+            const auto violations = structuralViolations(input.problem, result.layout);
             if (!violations.empty()) {
                 std::string all;
                 for (const auto& v : violations) all += "\n  " + v.message;
                 throw std::runtime_error(fmt::format("internal error: the {} layout failed verification:{}",
                                                      args->solver, all));
             }
-            const bool wrote = !args->output.empty() && !result.layout.offsets.empty();
+            const std::string notFitting = result.fits ? std::string() : doesNotFit(input.problem, result);
+            // Only a layout within the capacity is an answer worth a file.
+            const bool wrote = !args->output.empty() && result.fits && !result.layout.offsets.empty();
             if (wrote) writeMinimallocCsv(args->output, input.problem, &result.layout);
             if (args->json) {
                 nlohmann::ordered_json j;
@@ -117,15 +143,16 @@ CommandAction addLayoutCommand(CLI::App& app) {
                 j["seconds"] = result.seconds;
                 j["verified"] = !result.layout.offsets.empty();
                 j["note"] = result.note;
+                if (!result.fits) j["does_not_fit"] = notFitting;
                 if (wrote) j["output"] = args->output;
-                std::cout << j.dump(2) << "\n";
+                std::cout << dumpJson(j, 2) << "\n";
             } else {
                 fmt::print("{}: {} buffers, solver {}\n", args->csv, input.problem.buffers.size(), result.method);
                 fmt::print("  arena        {} bytes ({:.4f} x the lower bound {})\n", result.arena,
                            ratio(result.arena, result.lowerBound), result.lowerBound);
                 if (input.problem.capacity)
                     fmt::print("  capacity     {} bytes: {}\n", *input.problem.capacity,
-                               result.fits ? "fits" : "no layout found within it");
+                               result.fits ? "fits" : notFitting);
                 fmt::print("  optimal      {}\n", result.provenOptimal ? "proven" : "not proven");
                 fmt::print("  time         {:.3f} s\n", result.seconds);
                 if (!result.note.empty()) fmt::print("  note         {}\n", result.note);

@@ -10,7 +10,8 @@
 #include "app/cli/plan_export.h"
 
 #include "core/io/base/file_text.h"
-#include "core/io/profile_loader.h"
+#include "core/io/base/json_dump.h"
+#include "core/io/valid_profile.h"
 #include "core/layout/layout_verifier.h"
 #include "core/layout/operator_order.h"
 #include "core/layout/placement.h"
@@ -180,7 +181,7 @@ CommandAction addPlanCommand(CLI::App& app) {
             };
             for (const auto& o : orders) check(o, orderMethodNames(), "order");
             for (const auto& p : placements) check(p, placementMethodNames(), "placement method");
-            const Profile profile = loadProfile(state->args.path, state->args.options());
+            const Profile profile = loadValidProfile(state->args.path, state->args.options());
             OrderOptions orderOptions;
             orderOptions.timeLimitSecondsPerSegment = state->timeLimit;
             std::vector<PlanRow> rows;
@@ -199,7 +200,7 @@ CommandAction addPlanCommand(CLI::App& app) {
                 auto list = nlohmann::ordered_json::array();
                 for (const PlanRow& r : rows) list.push_back(rowJson(r));
                 j["rows"] = list;
-                writeFileAtomically(state->json, j.dump(2) + "\n");
+                writeFileAtomically(state->json, dumpJson(j, 2) + "\n");
             }
             bool failed = false;
             for (const PlanRow& r : rows) failed = failed || !r.error.empty();

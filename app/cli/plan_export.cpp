@@ -1,6 +1,6 @@
 #include "app/cli/plan_export.h"
 
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 #include "core/deploy/deployable_plan.h"
 #include "core/plan/exported_plan.h"
 
@@ -17,7 +17,7 @@ int runPlanExport(const PlanExportArgs& args) {
     if (!mayWriteOutput(args.path, args.force)) return kExitBadInput;
     checkPolicyName(args.policy);
     const HardwareConfig hardware = args.hardware.load();
-    const Profile profile = loadProfile(args.profile.path, args.profile.options());
+    const Profile profile = loadValidProfile(args.profile.path, args.profile.options());
 
     DeployablePlanRequest request;
     request.policy = args.policy;

@@ -7,6 +7,7 @@
 #include "app/cli/hardware_args.h"
 
 #include "core/hardware/hardware_presets.h"
+#include "core/io/base/json_dump.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -68,7 +69,7 @@ CommandAction addPresetsCommand(CLI::App& app) {
             if (state->preset.empty()) {
                 if (!state->sets.empty()) throw std::invalid_argument("--set needs a PRESET to apply to");
                 if (state->json)
-                    std::cout << listJson().dump(2) << "\n";
+                    std::cout << dumpJson(listJson(), 2) << "\n";
                 else
                     printList();
                 return kExitOk;

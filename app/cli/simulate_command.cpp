@@ -11,7 +11,8 @@
 #include "app/cli/workload_simulate.h"
 
 #include "core/io/base/file_text.h"
-#include "core/io/profile_loader.h"
+#include "core/io/base/json_dump.h"
+#include "core/io/valid_profile.h"
 #include "core/workload/workload.h"
 #include "core/policy/planner.h"
 #include "core/sim/chrome_trace.h"
@@ -71,7 +72,7 @@ CommandAction addSimulateCommand(CLI::App& app) {
             // Cheap checks first, so a typo fails before a large profile is read.
             checkPolicyName(state->policy);
             const auto hardware = state->hardware.load();
-            const auto profile = loadProfile(state->args.path, state->args.options());
+            const auto profile = loadValidProfile(state->args.path, state->args.options());
             const auto plan = makePlan(state->policy, profile, hardware);
             SimulationOptions options;
             options.recordTensorResidency = false;   // nothing here shows them
@@ -92,7 +93,7 @@ CommandAction addSimulateCommand(CLI::App& app) {
                 j["directives"] = plan.directives.size();
                 j.update(resultTotalsJson(result));
                 if (state->kernels) j["kernel_timings"] = kernelTimingsJson(profile, plan, result);
-                const auto text = j.dump(2) + "\n";
+                const auto text = dumpJson(j, 2) + "\n";
                 if (jsonToStdout) {
                     std::cout << text;
                     return kExitOk;

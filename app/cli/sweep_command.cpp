@@ -9,7 +9,7 @@
 #include "app/cli/hardware_args.h"
 #include "app/cli/sweep_report.h"
 
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 #include "core/sweep/batch_profiles.h"
 #include "core/sweep/parameter_sweep.h"
 
@@ -127,7 +127,7 @@ CommandAction addSweepCommand(CLI::App& app) {
                                                             state->parameter));
                 spec.parameter = state->parameter;
                 spec.values = state->values;
-                const auto profile = loadProfile(state->paths.front(), state->args.options());
+                const auto profile = loadValidProfile(state->paths.front(), state->args.options());
                 if (!profile.metadata.model.empty()) title = profile.metadata.model;
                 result = runSweep(profile, spec, options);
             }

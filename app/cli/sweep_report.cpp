@@ -1,6 +1,7 @@
 #include "app/cli/sweep_report.h"
 
 #include "app/cli/sim_report.h"
+#include "core/io/base/json_dump.h"
 #include "core/trace/format_units.h"
 
 #include <fmt/format.h>
@@ -84,7 +85,7 @@ void printSweepJson(const SweepResult& result, const std::string& profile) {
             cells.push_back(std::move(cell));
         }
     j["cells"] = cells;
-    std::cout << j.dump(2) << "\n";
+    std::cout << dumpJson(j, 2) << "\n";
 }
 
 void printSweepCsv(const SweepResult& result) {

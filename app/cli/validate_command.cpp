@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 
+#include "core/io/base/json_dump.h"
 #include "core/io/profile_loader.h"
 #include "core/trace/validate.h"
 
@@ -33,7 +34,7 @@ CommandAction addValidateCommand(CLI::App& app) {
                 nlohmann::ordered_json j;
                 j["valid"] = problems.empty();
                 j["problems"] = list;
-                std::cout << j.dump(2) << "\n";
+                std::cout << dumpJson(j, 2) << "\n";
             } else {
                 for (const auto& p : problems)
                     fmt::print("{}: {}: {}\n", state->args.path, p.pointer, p.message);
@@ -54,7 +55,7 @@ CommandAction addFormatsCommand(CLI::App& app) {
         if (*json) {
             auto list = nlohmann::ordered_json::array();
             for (const auto& f : profileFormats()) list.push_back({{"id", f.id}, {"description", f.description}});
-            std::cout << list.dump(2) << "\n";
+            std::cout << dumpJson(list, 2) << "\n";
         } else {
             for (const auto& f : profileFormats()) fmt::print("{:<16} {}\n", f.id, f.description);
         }

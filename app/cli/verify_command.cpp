@@ -6,7 +6,7 @@
 #include "app/cli/error_report.h"
 #include "app/cli/plan_export.h"
 
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 #include "core/plan/exported_plan.h"
 #include "core/deploy/plan_verifier.h"
 
@@ -29,7 +29,7 @@ CommandAction addVerifyCommand(CLI::App& app) {
     return [state]() {
         return runReportingErrors(false, [&]() {
             const ExportedPlan plan = readExportedPlan(state->plan);
-            const Profile profile = loadProfile(state->args.path, state->args.options());
+            const Profile profile = loadValidProfile(state->args.path, state->args.options());
             const PlanVerification verification = verifyPlan(profile, plan);
             if (!verification.ok()) {
                 fmt::print(stderr, "{}: {} problem{} against {}:\n", state->plan, verification.problems.size(),

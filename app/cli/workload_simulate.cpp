@@ -7,6 +7,7 @@
 #include "core/io/base/file_text.h"
 #include "core/experiment/simulate_workload.h"
 #include "core/hardware/hardware_presets.h"
+#include "core/io/base/json_dump.h"
 #include "core/sim/workload_sim.h"
 
 #include <fmt/format.h>
@@ -62,7 +63,7 @@ int runWorkloadSimulate(const WorkloadSimulateArgs& args) {
     }
     doc["runs"] = std::move(runs);
     if (!args.jsonOut.empty()) {
-        const auto text = doc.dump(2) + "\n";
+        const auto text = dumpJson(doc, 2) + "\n";
         if (args.jsonOut == "-") {
             std::cout << text;
             return kExitOk;

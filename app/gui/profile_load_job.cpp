@@ -1,7 +1,7 @@
 #include "app/gui/profile_load_job.h"
 
 #include "app/gui/job_outcome.h"
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 
 #include <QFile>
 
@@ -27,7 +27,7 @@ ProfileLoadOutcome loadProfileForViews(const QString& path, const ImportOptions&
                 control->percent.store(static_cast<int>(fraction * kLoaderPercent), std::memory_order_relaxed);
             };
         }
-        auto profile = std::make_shared<const Profile>(loadProfile(fsPath, options, progress));
+        auto profile = std::make_shared<const Profile>(loadValidProfile(fsPath, options, progress));
         if (progress.cancelled()) throw LoadCancelled();
         auto data = views::makeProfileViewData(std::move(profile));
         if (progress.cancelled()) throw LoadCancelled();

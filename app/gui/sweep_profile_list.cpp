@@ -2,7 +2,7 @@
 
 #include "app/gui/open_dialog_filters.h"
 #include "core/io/base/import_error.h"
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 #include "core/store/workspace.h"
 
 #include <QFile>
@@ -37,7 +37,7 @@ std::vector<BatchProfile> loadSweepProfiles(const std::vector<SweepProfileSource
         if (!s.file.isEmpty()) {
             LoadProgress progress;
             progress.cancel = cancel;
-            b.profile = std::make_shared<const Profile>(loadProfile(QFile::encodeName(s.file).toStdString(), {}, progress));
+            b.profile = std::make_shared<const Profile>(loadValidProfile(QFile::encodeName(s.file).toStdString(), {}, progress));
         } else {
             try {
                 if (!workspace || workspacePath != s.workspacePath) {
@@ -49,6 +49,8 @@ std::vector<BatchProfile> loadSweepProfiles(const std::vector<SweepProfileSource
             } catch (const std::exception& e) {
                 throw ImportError(b.source, e.what());
             }
+            // Stored before loads were checked, a profile may still have problems: refused the same.
+            requireValidProfile(*b.profile, b.source);
         }
         out.push_back(std::move(b));
         if (loadedOne) loadedOne();

@@ -1,8 +1,11 @@
 #include "core/analysis/inactive_intervals.h"
 
+#include "core/analysis/profile_totals.h"
+
 namespace spillway {
 
 InactiveIntervals computeInactiveIntervals(const Profile& profile, const Liveness& liveness) {
+    checkedProfileTotals(profile);  // every startTime below is at most the total duration
     const auto n = static_cast<std::int64_t>(profile.kernels.size());
     // startTime[k] = sum of the durations of kernels 0..k-1, so kernels a..b-1 take
     // startTime[b] - startTime[a], in integers (exact, unlike G10's doubles).

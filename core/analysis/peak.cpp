@@ -1,9 +1,14 @@
 #include "core/analysis/peak.h"
 
+#include "core/analysis/profile_totals.h"
+
 namespace spillway {
 
 MemoryPeak theoreticalPeak(const Profile& profile, const Liveness& liveness) {
     const auto n = static_cast<std::int64_t>(profile.kernels.size());
+    // Every sum below (the persistent bytes, the running live bytes plus a workspace) is part
+    // of the profile's total, checked here once.
+    checkedProfileTotals(profile);
     MemoryPeak peak;
     peak.liveBytes.assign(static_cast<size_t>(n), 0);
     for (size_t t = 0; t < profile.tensors.size(); ++t)

@@ -1,6 +1,7 @@
 #include "core/analysis/profile_summary.h"
 
 #include "core/analysis/peak.h"
+#include "core/analysis/profile_totals.h"
 #include "core/analysis/working_set.h"
 
 #include <algorithm>
@@ -9,19 +10,21 @@
 namespace spillway {
 
 ProfileSummary summarizeProfile(const Profile& profile, size_t largestCount) {
+    // The sums below (footprint, per kind, per phase, total time) are parts of the checked totals.
+    const ProfileTotals totals = checkedProfileTotals(profile);
     ProfileSummary s;
+    s.footprintBytes = totals.tensorBytes;
+    s.totalTime = totals.duration;
     s.kernelCount = static_cast<std::int64_t>(profile.kernels.size());
     s.tensorCount = static_cast<std::int64_t>(profile.tensors.size());
     s.jobCount = static_cast<std::int64_t>(profile.jobs.size());
     for (const auto& t : profile.tensors) {
-        s.footprintBytes += t.bytes;
         if (t.persistent) s.persistentBytes += t.bytes;
         auto& kind = s.kinds[t.kind];
         ++kind.tensors;
         kind.bytes += t.bytes;
     }
     for (const auto& k : profile.kernels) {
-        s.totalTime += k.duration;
         s.maxWorkspaceBytes = std::max(s.maxWorkspaceBytes, k.workspaceBytes);
         auto& phase = s.phases[k.phase];
         ++phase.kernels;

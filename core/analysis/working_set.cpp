@@ -1,10 +1,15 @@
 #include "core/analysis/working_set.h"
 
+#include "core/analysis/profile_totals.h"
+
 #include <algorithm>
 
 namespace spillway {
 
 std::vector<KernelWorkingSet> computeWorkingSets(const Profile& profile) {
+    // A working set's bytes are part of the profile's total, checked here once, and so is
+    // KernelWorkingSet::totalBytes().
+    checkedProfileTotals(profile);
     const ProfileIndex index(profile);
     std::vector<KernelWorkingSet> sets(profile.kernels.size());
     // Tensor positions of the current kernel, deduplicated by sorting: kernels touch a handful

@@ -1,11 +1,27 @@
 #include "core/deploy/measured_comparison.h"
 
+#include "core/trace/number_limits.h"
+
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace spillway {
+
+namespace {
+// a - b. The measured times come from a file and the simulated ones from a run: each is in
+// range, their difference need not be.
+Nanoseconds checkedDifference(Nanoseconds a, Nanoseconds b) {
+    Nanoseconds d = 0;
+    if (__builtin_sub_overflow(a, b, &d) || d == std::numeric_limits<Nanoseconds>::min())
+        throw NumberOverflow("a measured time minus a simulated one overflows 64 bits (" + std::to_string(a) + " - " +
+                             std::to_string(b) + ")");
+    return d;
+}
+}  // namespace
 
 MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const SimulationResult& simulated,
                                    std::int64_t iteration, std::size_t worstCount) {
@@ -28,8 +44,8 @@ MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const Simul
     c.simulatedTotal = simulated.iterationTime;
     const Nanoseconds simOrigin = simulated.kernels.empty() ? 0 : simulated.kernels.front().start;
     const Nanoseconds measuredOrigin = it.kernels.empty() ? it.startNs : it.kernels.front().readyNs;
-    c.measuredTotal = it.kernels.empty() ? 0 : it.kernels.back().endNs - measuredOrigin;
-    c.totalError = c.measuredTotal - c.simulatedTotal;
+    c.measuredTotal = it.kernels.empty() ? 0 : checkedDifference(it.kernels.back().endNs, measuredOrigin);
+    c.totalError = checkedDifference(c.measuredTotal, c.simulatedTotal);
     c.totalRelativeError = c.simulatedTotal > 0 ? double(c.totalError) / double(c.simulatedTotal) : 0.0;
 
     Nanoseconds absSum = 0;
@@ -41,13 +57,13 @@ MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const Simul
         e.runIndex = m.runIndex;
         e.position = m.position;
         e.name = m.name;
-        e.simulatedStart = s.start - simOrigin;
+        e.simulatedStart = s.start - simOrigin;  // a run's times: 0 <= origin <= start <= end
         e.simulatedDuration = s.end - s.start;
-        e.measuredStart = m.readyNs - measuredOrigin;
-        e.measuredDuration = m.endNs - m.readyNs;
-        e.startError = e.measuredStart - e.simulatedStart;
-        e.durationError = e.measuredDuration - e.simulatedDuration;
-        absSum += std::llabs(e.durationError);
+        e.measuredStart = checkedDifference(m.readyNs, measuredOrigin);
+        e.measuredDuration = checkedDifference(m.endNs, m.readyNs);
+        e.startError = checkedDifference(e.measuredStart, e.simulatedStart);
+        e.durationError = checkedDifference(e.measuredDuration, e.simulatedDuration);
+        absSum = checkedAdd(absSum, std::llabs(e.durationError), "the sum of the kernels' duration errors");
         c.kernels.push_back(std::move(e));
     }
     c.meanAbsDurationError = c.kernels.empty() ? 0 : absSum / static_cast<Nanoseconds>(c.kernels.size());

@@ -8,9 +8,11 @@
 #include "core/sim/simulator.h"
 #include "core/trace/dependency_graph.h"
 #include "core/trace/format_units.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -43,6 +45,13 @@ std::string describeTensor(const Profile& profile, TensorId id) {
 }
 
 namespace {
+
+// "" when a slot's offset and size are within the bounds (number_limits.h), else which is not.
+std::string slotOutOfRange(const ArenaSlot& slot) {
+    if (const std::string why = outOfBytesRange(slot.offset); !why.empty()) return "offset: " + why;
+    if (const std::string why = outOfBytesRange(slot.bytes); !why.empty()) return "bytes: " + why;
+    return {};
+}
 
 class Verifier {
 public:
@@ -207,6 +216,7 @@ private:
             else byWorkspace[all.buffers[b].origin.kernelPos] = b;
         }
         std::vector<std::int64_t> slotOf(all.buffers.size(), -1);
+        std::vector<bool> outOfRange(all.buffers.size(), false);
         Bytes end = 0;
         for (std::size_t s = 0; s < plan_.arena.size(); ++s) {
             const ArenaSlot& slot = plan_.arena[s];
@@ -227,6 +237,13 @@ private:
                 continue;
             }
             slotOf[it->second] = static_cast<std::int64_t>(s);
+            // A plan read from a file is bounded by its reader; one made in process is checked
+            // here, and an out-of-range slot takes no part in the sums below.
+            if (const std::string why = slotOutOfRange(slot); !why.empty()) {
+                add({PlanProblemKind::BadArena, fmt::format("arena slot {} for {}: {}", s, what, why), -1, slot.tensor});
+                outOfRange[it->second] = true;
+                continue;
+            }
             if (slot.bytes < b.size)
                 add({PlanProblemKind::BadArena,
                      fmt::format("arena slot {} gives {} {} bytes; it needs {}", s, what, slot.bytes, b.size), -1,
@@ -249,6 +266,7 @@ private:
                      order_[buf.lower], buf.origin.tensor});
                 continue;
             }
+            if (outOfRange[b]) continue;
             Buffer buf = all.buffers[b];
             buf.size = std::max(buf.size, plan_.arena[slotOf[b]].bytes);
             placed.buffers.push_back(buf);
@@ -291,7 +309,11 @@ private:
             return;
         }
         // Managed memory may exceed the GPU (that is oversubscription), not all the memory there is.
-        const Bytes managed = hw.gpuCapacity + hw.hostCapacity + hw.ssdCapacity;
+        // Saturated: a machine whose memory does not fit in 64 bits holds any arena.
+        Bytes managed = 0;
+        if (__builtin_add_overflow(hw.gpuCapacity, hw.hostCapacity, &managed) ||
+            __builtin_add_overflow(managed, hw.ssdCapacity, &managed))
+            managed = std::numeric_limits<Bytes>::max();
         if (plan_.arenaBytes > managed)
             add({PlanProblemKind::DoesNotFit,
                  fmt::format("the arena ({}) exceeds the GPU, host and SSD memory of '{}' together ({})",

@@ -1,5 +1,9 @@
 #include "core/hardware/hardware.h"
 
+#include "core/trace/number_limits.h"
+
+#include <fmt/format.h>
+
 #include <limits>
 
 namespace spillway {
@@ -24,8 +28,15 @@ std::string_view toString(FaultModel model) {
 Nanoseconds transferTime(const LinkSpec& link, Bytes bytes) {
     if (bytes <= 0) return 0;
     if (link.bytesPerSecond <= 0) return std::numeric_limits<Nanoseconds>::max() / 4;
-    const __int128 num = static_cast<__int128>(bytes) * 1'000'000'000;
-    return static_cast<Nanoseconds>((num + link.bytesPerSecond - 1) / link.bytesPerSecond);
+    // Wide, then checked into 64 bits: each size is bounded (number_limits.h), but 2^50 bytes
+    // over a link of 1 byte/s take 2^80 ns.
+    __extension__ using Wide = __int128;
+    const Wide num = static_cast<Wide>(bytes) * 1'000'000'000;
+    const Wide ns = (num + link.bytesPerSecond - 1) / link.bytesPerSecond;
+    if (ns > std::numeric_limits<Nanoseconds>::max())
+        throw NumberOverflow(fmt::format("moving {} bytes at {} bytes/s takes more than 2^63 ns", bytes,
+                                         link.bytesPerSecond));
+    return static_cast<Nanoseconds>(ns);
 }
 
 }  // namespace spillway

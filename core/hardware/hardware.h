@@ -73,7 +73,8 @@ struct HardwareConfig {
 };
 
 // Time to move `bytes` over `link` excluding latency, rounded up; a link with no bandwidth
-// returns a very large value (the transfer never completes in practice).
+// returns a very large value (the transfer never completes in practice); a time past 2^63 ns
+// throws NumberOverflow (core/trace/number_limits.h).
 Nanoseconds transferTime(const LinkSpec& link, Bytes bytes);
 
 }  // namespace spillway

@@ -7,8 +7,11 @@
 #include "core/io/base/json_object_reader.h"
 #include "core/hardware/hardware_fields.h"
 #include "core/hardware/hardware_presets.h"
+#include "core/trace/number_limits.h"
 
 #include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
 
 #include <set>
 #include <stdexcept>
@@ -61,9 +64,7 @@ void readField(HardwareConfig& hardware, const HardwareField& f, const OrderedJs
     if (value.is_number_unsigned() || value.is_number_integer()) {
         if (f.kind == HardwareValueKind::FaultModel || f.kind == HardwareValueKind::Tier)
             r.fail(pointer, "expected one of " + std::string(valueTypeName(f.kind)) + " as a string");
-        if (value.is_number_integer() && value.get<std::int64_t>() < 0)
-            r.fail(pointer, "expected a non-negative integer");
-        text = std::to_string(value.get<std::int64_t>());
+        text = std::to_string(jsonfield::nonNegative(value, r.source(), pointer, key));
     } else if (value.is_string()) {
         text = value.get<std::string>();
     } else {

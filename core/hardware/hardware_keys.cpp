@@ -3,6 +3,10 @@
 #include "core/hardware/hardware_fields.h"
 #include "core/hardware/hardware_presets.h"
 
+#include "core/trace/number_limits.h"
+
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace spillway {
@@ -27,6 +31,30 @@ std::string knownKeys() {
     return s;
 }
 
+// Why `value` is past the bound of its kind (number_limits.h), or "" when it is not: sizes (and
+// bandwidths, per second) at most 1 PiB, times at most 13 days, counts at most 2^50, allocation
+// cost at most 1 ns per byte, so that what the simulator multiplies them by stays within 64 bits.
+std::string outOfHardwareRange(const HardwareField& f, std::int64_t value) {
+    constexpr std::int64_t kMaxFemtosecondsPerByte = 1'000'000;
+    switch (f.kind) {
+    case HardwareValueKind::Bytes: return outOfBytesRange(value);
+    case HardwareValueKind::Duration: return outOfDurationRange(value);
+    case HardwareValueKind::Bandwidth:
+        return value > kMaxBytes ? fmt::format("{} bytes/s is more than the 1 PiB/s (2^50 bytes per second) limit", value)
+                                 : std::string();
+    case HardwareValueKind::Count:
+        return value > kMaxBytes ? fmt::format("{} is more than the 2^50 limit of a count", value) : std::string();
+    case HardwareValueKind::FemtosecondsPerByte:
+        return value > kMaxFemtosecondsPerByte
+                   ? fmt::format("{} fs per byte is more than the 1 ns per byte (1000000 fs) limit", value)
+                   : std::string();
+    case HardwareValueKind::Permille:
+    case HardwareValueKind::FaultModel:
+    case HardwareValueKind::Tier: break;  // the field table's own range
+    }
+    return {};
+}
+
 void setField(HardwareConfig& hardware, const HardwareField& f, std::string_view key, std::string_view value) {
     std::int64_t v = 0;
     try {
@@ -41,6 +69,9 @@ void setField(HardwareConfig& hardware, const HardwareField& f, std::string_view
                                       formatHardwareValue(f.kind, f.max);
         throw std::invalid_argument(std::string(key) + ": must be " + range + ", got " + std::string(value));
     }
+    // Every way in (a preset file, --set, a workload's hardware.set) meets the same bound.
+    if (const std::string why = outOfHardwareRange(f, v); !why.empty())
+        throw std::invalid_argument(std::string(key) + ": " + why);
     f.set(hardware, v);
 }
 

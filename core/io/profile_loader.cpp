@@ -1,6 +1,7 @@
 #include "core/io/profile_loader.h"
 
 #include "core/io/g10/g10_import.h"
+#include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
 #include "core/io/native/native_json.h"
 #include "core/io/gpu_activity/nsys_sqlite_import.h"
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <new>
 
 namespace spillway {
 
@@ -121,6 +123,8 @@ const ProfileFormat* findProfileFormat(std::string_view id) {
 std::string detectProfileFormat(const fs::path& path, const ImportOptions& options) {
     std::error_code ec;
     if (!fs::exists(path, ec)) throw ImportError(path.string(), "no such file or folder");
+    // Before anything opens it (also with --from): a FIFO would hang the open, a device the read.
+    if (!isDir(path)) requireRegularFile(path);
     if (!options.format.empty()) {
         if (!findProfileFormat(options.format)) {
             std::string ids;
@@ -148,8 +152,12 @@ std::string detectProfileFormat(const fs::path& path, const ImportOptions& optio
 }
 
 Profile loadProfile(const fs::path& path, const ImportOptions& options) {
-    const auto id = detectProfileFormat(path, options);
-    return findProfileFormat(id)->load(path, options);
+    try {
+        const auto id = detectProfileFormat(path, options);
+        return findProfileFormat(id)->load(path, options);
+    } catch (const std::bad_alloc&) {
+        throw outOfMemoryError(path.string());
+    }
 }
 
 namespace {
@@ -178,10 +186,14 @@ constexpr double kParseEnd = 0.5;
 Profile loadProfile(const fs::path& path, const ImportOptions& options, const LoadProgress& progress) {
     detail::ScopedReadProgress tracker(progress, bytesToRead(path), kReadShare, kParseEnd);
     tracker.reportAtLeast(0.0, "detecting format");
-    const auto id = detectProfileFormat(path, options);
-    Profile profile = findProfileFormat(id)->load(path, options);
-    tracker.reportAtLeast(1.0, "done");
-    return profile;
+    try {
+        const auto id = detectProfileFormat(path, options);
+        Profile profile = findProfileFormat(id)->load(path, options);
+        tracker.reportAtLeast(1.0, "done");
+        return profile;
+    } catch (const std::bad_alloc&) {
+        throw outOfMemoryError(path.string());
+    }
 }
 
 }  // namespace spillway

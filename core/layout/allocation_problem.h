@@ -44,11 +44,19 @@ struct Layout {
     bool operator==(const Layout&) const = default;
 };
 
+// The sizes of all the buffers, each rounded up to the alignment, added up (negative ones as 0),
+// throwing NumberOverflow when the sum does not fit in 64 bits. A placement method stacks buffers, so every offset it computes,
+// plus its buffer's size, is at most this: checked once before placing (place()), it keeps
+// every method's arithmetic in range without a check per step.
+Bytes totalBufferBytes(const AllocationProblem& problem);
+
 // The largest total size of buffers live at one tick (minimalloc's LOAD): no layout's arena can
-// be smaller, so it is the lower bound every method is measured against.
+// be smaller, so it is the lower bound every method is measured against. Throws NumberOverflow
+// as totalBufferBytes does.
 Bytes loadLowerBound(const AllocationProblem& problem);
 
-// max(offset + size) over the buffers; 0 for an empty problem.
+// max(offset + size) over the buffers; 0 for an empty problem. Throws NumberOverflow when an
+// offset plus its size does not fit in 64 bits (verifyLayout reports such a buffer instead).
 Bytes arenaBytes(const AllocationProblem& problem, const Layout& layout);
 
 }  // namespace spillway

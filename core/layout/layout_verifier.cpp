@@ -4,14 +4,26 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 #include <tuple>
 
 namespace spillway {
 
 namespace {
 
+// offset + size, or nothing when it does not fit in 64 bits: a layout made anywhere is checked
+// as it is, and a wrapped end would put a buffer below one it overlaps.
+std::optional<Bytes> endOf(Bytes offset, Bytes size) {
+    Bytes end = 0;
+    if (__builtin_add_overflow(offset, size, &end)) return std::nullopt;
+    return end;
+}
+
 std::string describe(const Buffer& b, Bytes offset) {
-    return fmt::format("'{}' (ticks [{}, {}), bytes [{}, {}))", b.id, b.lower, b.upper, offset, offset + b.size);
+    const auto end = endOf(offset, b.size);
+    return fmt::format("'{}' (ticks [{}, {}), bytes [{}, {}))", b.id, b.lower, b.upper, offset,
+                       end ? std::to_string(*end) : "past 2^63");
 }
 
 }  // namespace
@@ -42,11 +54,18 @@ std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, cons
             report(fmt::format("buffer '{}' offset {} is not a multiple of the alignment {}", b.id, offset,
                                problem.alignment), {i});
         }
-        if (problem.capacity && offset + b.size > *problem.capacity)
+        const auto end = endOf(offset, b.size);
+        if (!end) {
+            report(fmt::format("buffer {} ends past 2^63 - 1 bytes (offset {} + size {})", describe(b, offset), offset,
+                               b.size), {i});
+            placeable[i] = false;
+        } else if (problem.capacity && *end > *problem.capacity) {
             report(fmt::format("buffer {} ends past the capacity {}", describe(b, offset), *problem.capacity), {i});
+        }
     }
     // Sweep the ticks; the buffers live now are kept by offset. If everything inserted so far is
-    // disjoint, a new buffer can only collide with its neighbours in offset order.
+    // disjoint, a new buffer can only collide with its neighbours in offset order. Only placeable
+    // buffers take part, and their ends fit in 64 bits (checked above).
     std::vector<std::tuple<std::int64_t, int, size_t>> events;  // tick, 0 = end / 1 = start, buffer
     for (size_t i = 0; i < buffers.size(); ++i) {
         if (!placeable[i]) continue;

@@ -2,6 +2,7 @@
 
 #include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
@@ -46,6 +47,7 @@ MinimallocCsv parseMinimallocCsv(const std::string& text, const std::string& sou
     size_t pos = 0;
     bool headerSeen = false, hasOffsetColumn = false;
     std::vector<Bytes> offsets;
+    Bytes totalSize = 0;
     std::unordered_set<std::string> ids;
     auto fail = [&](std::int64_t column, const std::string& message) -> void {
         SourceLocation where;
@@ -96,9 +98,17 @@ MinimallocCsv parseMinimallocCsv(const std::string& text, const std::string& sou
             fail(fields[2].column, fmt::format("field 'upper' ({}) must be greater than 'lower' ({}): "
                                                "buffers live on [lower, upper)", b.upper, b.lower));
         if (b.size <= 0) fail(fields[3].column, "field 'size' must be positive");
+        // Bounded here (docs/formats.md "Number bounds"), an offset plus a size never wraps; the
+        // running total keeps every sum a placement method forms in 64 bits (totalBufferBytes).
+        if (const std::string why = outOfBytesRange(b.size); !why.empty())
+            fail(fields[3].column, "field 'size': " + why);
+        if (__builtin_add_overflow(totalSize, b.size, &totalSize))
+            fail(fields[3].column, "the sizes of the buffers up to this line add up to more than 2^63 - 1 bytes");
         if (hasOffsetColumn) {
             const Bytes offset = number(fields[4], "offset");
             if (offset < 0) fail(fields[4].column, "field 'offset' must not be negative");
+            if (const std::string why = outOfBytesRange(offset); !why.empty())
+                fail(fields[4].column, "field 'offset': " + why);
             offsets.push_back(offset);
         }
         out.problem.buffers.push_back(std::move(b));

@@ -61,6 +61,8 @@ const std::vector<std::string>& orderMethodNames() {
 }
 
 OrderResult orderOperators(const std::string& method, const Profile& profile, const OrderOptions& options) {
+    // Once, for every method: the memory an order's steps add up stays in 64 bits.
+    checkedAlignedProfileBytes(profile);
     if (method == "program") return programOrder(profile);
     if (method == "lescea") return lesceaOrder(profile);
     if (method == "roam") return roamOrder(profile, options);

@@ -11,6 +11,8 @@ const std::vector<std::string>& placementMethodNames() {
 }
 
 PlacementResult place(std::string_view method, const AllocationProblem& problem, const PlacementOptions& options) {
+    // Once, for every method: no offset plus size a method computes can then overflow.
+    totalBufferBytes(problem);
     if (method == "greedy-by-size") return placeGreedyBySize(problem, options);
     if (method == "llfb") return placeLongLivedFirstBestFit(problem, options);
     if (method == "exact") return placeExact(problem, options);

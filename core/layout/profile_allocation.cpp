@@ -1,12 +1,29 @@
 #include "core/layout/profile_allocation.h"
 
+#include "core/analysis/profile_totals.h"
+#include "core/trace/number_limits.h"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
 
 namespace spillway {
 
+namespace {
+Bytes aligned(Bytes bytes) { return (bytes + kProfileAlignment - 1) / kProfileAlignment * kProfileAlignment; }
+}  // namespace
+
+Bytes checkedAlignedProfileBytes(const Profile& profile) {
+    checkedProfileTotals(profile);  // each size at most kMaxBytes: aligned() cannot overflow
+    constexpr std::string_view what = "the total size of the profile's tensors and workspaces, aligned";
+    Bytes total = 0;
+    for (const Tensor& t : profile.tensors) total = checkedAdd(total, aligned(t.bytes), what);
+    for (const Kernel& k : profile.kernels) total = checkedAdd(total, aligned(k.workspaceBytes), what);
+    return total;
+}
+
 AllocationProblem allocationProblemFromProfile(const Profile& profile, const std::vector<std::int64_t>& order) {
+    checkedAlignedProfileBytes(profile);  // the problem's sizes, and so its placements, stay in range
     const std::int64_t n = static_cast<std::int64_t>(profile.kernels.size());
     std::vector<std::int64_t> tickOf(n, -1);  // kernel position -> tick in the run order
     if (order.empty()) {
@@ -34,7 +51,6 @@ AllocationProblem allocationProblemFromProfile(const Profile& profile, const std
         for (TensorId id : profile.kernels[k].inputs) touch(id);
         for (TensorId id : profile.kernels[k].outputs) touch(id);
     }
-    auto aligned = [](Bytes bytes) { return (bytes + kProfileAlignment - 1) / kProfileAlignment * kProfileAlignment; };
     AllocationProblem problem;
     problem.alignment = kProfileAlignment;
     for (size_t t = 0; t < profile.tensors.size(); ++t) {

@@ -14,6 +14,12 @@ namespace spillway {
 // CUDA's allocation granularity, the alignment profile problems use.
 constexpr Bytes kProfileAlignment = 512;
 
+// Every tensor and workspace of the profile rounded up to kProfileAlignment, added up with
+// checks, after checkedProfileTotals (each number within its bound). The memory of an order or
+// a layout of the profile is a sum of some of these, so once this returns none of those sums
+// can overflow. Throws as checkedProfileTotals does.
+Bytes checkedAlignedProfileBytes(const Profile& profile);
+
 // `order`: kernel positions in run order (empty = program order); it must be a permutation of
 // the kernel positions (throws std::invalid_argument otherwise). Sizes are rounded up to the
 // alignment. Unused tensors get no buffer.

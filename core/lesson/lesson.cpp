@@ -2,6 +2,7 @@
 
 #include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
+#include "core/io/base/json_file.h"
 #include "core/io/base/json_object_reader.h"
 #include "core/layout/operator_order.h"
 #include "core/layout/placement.h"
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <new>
 
 namespace spillway {
 
@@ -225,6 +227,10 @@ Lesson parseLesson(std::string_view text, const std::filesystem::path& file) {
         std::string what = e.what();
         if (const auto colon = what.find("]: "); colon != std::string::npos) what = what.substr(colon + 3);
         throw ImportError(locateOffset(label, text, static_cast<std::int64_t>(e.byte) - 1), "invalid JSON: " + what);
+    } catch (const json::exception& e) {  // a number out of range (out_of_range.406)
+        throwJsonParseFailure(label, text, e);
+    } catch (const std::bad_alloc&) {
+        throw outOfMemoryError(label);
     }
     const JsonObjectReader top(doc, {label, JsonWords::Lesson});
     top.allowOnly({"format", "title", "summary", "profile", "settings", "steps"});

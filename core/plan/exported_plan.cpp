@@ -2,6 +2,7 @@
 
 #include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
+#include "core/io/base/json_dump.h"
 #include "core/io/base/json_file.h"
 #include "core/io/base/json_object_reader.h"
 #include "core/io/native/profile_hash.h"
@@ -9,6 +10,7 @@
 #include "core/hardware/hardware_presets.h"
 
 #include <array>
+#include <new>
 #include <stdexcept>
 #include <string_view>
 
@@ -101,11 +103,15 @@ ExportedPlan exportedPlanFromJson(const nlohmann::json& doc, const std::string& 
 }
 
 ExportedPlan readExportedPlan(const std::string& path) {
-    return exportedPlanFromJson(readJsonFile(path), path);
+    try {
+        return exportedPlanFromJson(readJsonFile(path), path);
+    } catch (const std::bad_alloc&) {
+        throw outOfMemoryError(path);
+    }
 }
 
 void writeExportedPlan(const ExportedPlan& plan, const std::string& path) {
-    writeFileAtomically(path, exportedPlanToJson(plan).dump(1) + "\n");
+    writeFileAtomically(path, dumpJson(exportedPlanToJson(plan), 1) + "\n");
 }
 
 }  // namespace spillway

@@ -1,6 +1,7 @@
 #include "core/plan/plan_json.h"
 
 #include "core/io/base/json_object_reader.h"
+#include "core/trace/number_limits.h"
 
 #include <array>
 
@@ -30,6 +31,7 @@ Directive readDirective(const JsonObjectReader& o) {
     if (o.has("delay_ns")) {
         d.delay = o.integer("delay_ns");
         if (d.delay < 0) o.fail(o.at("delay_ns"), "expected a delay >= 0 nanoseconds");
+        if (const std::string why = outOfDurationRange(d.delay); !why.empty()) o.fail(o.at("delay_ns"), why);
     }
     if (d.kind == DirectiveKind::Advise) {
         d.advice = o.fromName("advice", kAdvice);
@@ -47,6 +49,9 @@ ArenaSlot readSlot(const JsonObjectReader& o) {
     slot.offset = o.integer("offset");
     slot.bytes = o.integer("bytes");
     if (slot.offset < 0 || slot.bytes < 0) o.fail(o.pointer(), "expected offset and bytes >= 0");
+    // Bounded, a slot's offset plus its size cannot wrap (the plan verifier adds them).
+    for (const char* key : {"offset", "bytes"})
+        if (const std::string why = outOfBytesRange(o.integer(key)); !why.empty()) o.fail(o.at(key), why);
     return slot;
 }
 
@@ -62,6 +67,7 @@ void readOptionalFields(const JsonObjectReader& r, Plan& plan) {
     if (r.has("arena_bytes")) {
         plan.arenaBytes = r.integer("arena_bytes");
         if (plan.arenaBytes < 0) r.fail(r.at("arena_bytes"), "expected a size >= 0 bytes");
+        if (const std::string why = outOfBytesRange(plan.arenaBytes); !why.empty()) r.fail(r.at("arena_bytes"), why);
     }
     if (r.has("arena")) {
         const auto& arena = r.array("arena", "an array of slots");

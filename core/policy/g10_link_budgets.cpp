@@ -1,5 +1,10 @@
 #include "core/policy/g10_link_budgets.h"
 
+#include "core/trace/number_limits.h"
+
+#include <algorithm>
+#include <limits>
+
 namespace spillway {
 
 namespace {
@@ -10,10 +15,15 @@ Line budgetsFor(const Profile& profile, const LinkSpec& link) {
     Line line;
     line.kernels.resize(profile.kernels.size());
     line.freeBytes = PrefixSumTree(static_cast<std::int64_t>(profile.kernels.size()));
+    // A kernel's budget is saturated so that the budgets of all kernels, plus one more claim of
+    // a tensor (at most kMaxBytes), still fit in 64 bits: the prefix sums and walks add them.
+    // Real budgets are many orders below (32 GB/s for a second is 2^35 bytes).
+    const Bytes most = (std::numeric_limits<Bytes>::max() - kMaxBytes) /
+                       std::max<std::int64_t>(1, static_cast<std::int64_t>(profile.kernels.size()));
     for (size_t k = 0; k < line.kernels.size(); ++k) {
         const __int128 bytes =
             static_cast<__int128>(link.bytesPerSecond) * profile.kernels[k].duration / 1'000'000'000;
-        line.kernels[k].capacity = static_cast<Bytes>(bytes);
+        line.kernels[k].capacity = bytes > most ? most : static_cast<Bytes>(bytes);
         line.sync(static_cast<std::int64_t>(k));
     }
     return line;

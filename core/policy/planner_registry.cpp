@@ -1,5 +1,6 @@
 #include "core/policy/planner.h"
 
+#include "core/analysis/profile_totals.h"
 #include "core/policy/planners.h"
 
 #include <stdexcept>
@@ -59,6 +60,9 @@ Plan makePlan(std::string_view policy, const Profile& profile, const HardwareCon
     if (!base)
         throw std::invalid_argument("unknown policy \"" + std::string(parts.front()) +
                                     "\"; known policies: " + knownPlanners());
+    // Planners add up the profile's sizes and times (live bytes, interval lengths): once the
+    // totals fit, so do those sums.
+    checkedProfileTotals(profile);
     Plan plan = base->plan(profile, hardware);
     plan.policy = std::string(policy);
     for (size_t i = 1; i < parts.size(); ++i) {

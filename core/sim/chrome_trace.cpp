@@ -1,6 +1,7 @@
 #include "core/sim/chrome_trace.h"
 
 #include "core/io/base/file_text.h"
+#include "core/io/base/json_dump.h"
 #include "core/trace/format_units.h"
 
 #include <algorithm>
@@ -182,7 +183,7 @@ json chromeTraceJson(const Profile& profile, const Plan& plan, const SimulationR
 
 void writeChromeTrace(const Profile& profile, const Plan& plan, const SimulationResult& result,
                       const std::filesystem::path& path) {
-    writeFileAtomically(path, chromeTraceJson(profile, plan, result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    writeFileAtomically(path, dumpJson(chromeTraceJson(profile, plan, result)) + "\n");
 }
 
 }  // namespace spillway

@@ -1,5 +1,7 @@
 #include "core/sim/fault_model_g10.h"
 
+#include "core/trace/number_limits.h"
+
 #include <algorithm>
 
 namespace spillway::sim {
@@ -17,6 +19,8 @@ std::int64_t bandwidthOver(Bytes bytes, Nanoseconds time) {
 Nanoseconds timeAt(Bytes bytes, std::int64_t bytesPerSecond) {
     return transferTime(LinkSpec{std::max<std::int64_t>(1, bytesPerSecond), 0}, bytes);
 }
+
+Nanoseconds sumOf(Nanoseconds a, Nanoseconds b) { return checkedAdd(a, b, "a kernel's G10 fault time"); }
 
 }  // namespace
 
@@ -60,17 +64,17 @@ Nanoseconds g10FaultTime(const G10KernelBandwidth& bw, const FaultDemand& d, con
         // 0/0 = NaN, which std::max then ignores (deltaT = the SSD part); host faults on both
         // sides give +inf, which its conversion to unsigned cycles turns into 0 on x86-64. We
         // reproduce both outcomes, since G10's published sweep depends on them.
-        const Nanoseconds ssdOnly = (d.inputs.fromSsd > 0 ? timeAt(d.inputs.fromSsd, ssdIn) : 0) +
-                                    (d.outputs.fromSsd > 0 ? timeAt(d.outputs.fromSsd, ssdOut) : 0);
+        const Nanoseconds ssdOnly = sumOf(d.inputs.fromSsd > 0 ? timeAt(d.inputs.fromSsd, ssdIn) : 0,
+                                          d.outputs.fromSsd > 0 ? timeAt(d.outputs.fromSsd, ssdOut) : 0);
         return hostInBytes > 0 && hostOutBytes > 0 ? 0 : ssdOnly;
     }
     const std::int64_t hostCap = hostRest;
     const std::int64_t hostIn = std::min(bw.hostIn, hostCap);
     const std::int64_t hostOut = std::min(bw.hostOut, hostCap);
-    const Nanoseconds ssdTime = (d.inputs.fromSsd > 0 ? timeAt(d.inputs.fromSsd, ssdIn) : 0) +
-                                (d.outputs.fromSsd > 0 ? timeAt(d.outputs.fromSsd, ssdOut) : 0);
-    const Nanoseconds hostTime = (hostInBytes > 0 ? timeAt(hostInBytes, hostIn) : 0) +
-                                 (hostOutBytes > 0 ? timeAt(hostOutBytes, hostOut) : 0);
+    const Nanoseconds ssdTime = sumOf(d.inputs.fromSsd > 0 ? timeAt(d.inputs.fromSsd, ssdIn) : 0,
+                                      d.outputs.fromSsd > 0 ? timeAt(d.outputs.fromSsd, ssdOut) : 0);
+    const Nanoseconds hostTime = sumOf(hostInBytes > 0 ? timeAt(hostInBytes, hostIn) : 0,
+                                       hostOutBytes > 0 ? timeAt(hostOutBytes, hostOut) : 0);
     return std::max(ssdTime, hostTime);
 }
 

@@ -1,17 +1,26 @@
 #include "core/sim/link_queue.h"
 
+#include "core/trace/number_limits.h"
+
 #include <algorithm>
 #include <stdexcept>
 
 namespace spillway::sim {
 
+// The clock and the byte counts of a run grow with every transfer, and a transfer is where they
+// grow: checked here, once per transfer (not per block), the engines' own sums of times that
+// end at a transfer's end stay in range.
+Nanoseconds LinkQueue::duration(Bytes bytes) const {
+    return checkedAdd(spec_.latency, transferTime(spec_, bytes), "a transfer's duration");
+}
+
 Nanoseconds LinkQueue::enqueue(Nanoseconds issue, Bytes bytes) {
     if (bytes <= 0) return issue;
     if (!present()) throw std::invalid_argument("a transfer needs a link the hardware does not have");
     const Nanoseconds start = std::max(issue, busyUntil_);
-    const Nanoseconds end = start + spec_.latency + transferTime(spec_, bytes);
+    const Nanoseconds end = checkedAdd(start, duration(bytes), "the simulated time");
     busyUntil_ = end;
-    bytesMoved += bytes;
+    bytesMoved = checkedAdd(bytesMoved, bytes, "the bytes moved over a link");
     if (log) log->push_back({id, start, end, bytes});
     // Back-to-back transfers merge into one interval to keep the list short.
     if (!busy_.empty() && busy_.back().end == start) busy_.back().end = end;
@@ -24,21 +33,22 @@ std::pair<Nanoseconds, Nanoseconds> LinkQueue::jumpQueue(Nanoseconds issue, Nano
     const Nanoseconds start = std::max(issue, notBefore);
     if (busyUntil_ <= start) return {enqueue(start, bytes), 0};
     if (!present()) throw std::invalid_argument("a transfer needs a link the hardware does not have");
-    const Nanoseconds duration = spec_.latency + transferTime(spec_, bytes);
-    const Nanoseconds end = start + duration;
-    bytesMoved += bytes;
+    const Nanoseconds pushed = duration(bytes);
+    const Nanoseconds end = checkedAdd(start, pushed, "the simulated time");
+    bytesMoved = checkedAdd(bytesMoved, bytes, "the bytes moved over a link");
     if (log) log->push_back({id, start, end, bytes});
-    // The link is busy `duration` longer than it was going to be.
+    // The link is busy `pushed` longer than it was going to be; every copy queued behind it
+    // (the caller moves their ends) ends at most at the new busyUntil_, checked here.
     const Nanoseconds oldEnd = busyUntil_;
-    busyUntil_ += duration;
+    busyUntil_ = checkedAdd(busyUntil_, pushed, "the simulated time");
     if (!busy_.empty() && busy_.back().end == oldEnd) busy_.back().end = busyUntil_;
     else busy_.push_back({oldEnd, busyUntil_});
-    return {end, duration};
+    return {end, pushed};
 }
 
 Nanoseconds LinkQueue::busyWithin(Nanoseconds from, Nanoseconds to) {
     while (!busy_.empty() && busy_.front().end <= from) busy_.pop_front();
-    Nanoseconds total = 0;
+    Nanoseconds total = 0;  // of disjoint intervals inside [from, to): at most to - from
     for (const BusyInterval& b : busy_) {
         if (b.start >= to) break;
         total += std::min(b.end, to) - std::max(b.start, from);

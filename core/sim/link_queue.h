@@ -26,8 +26,9 @@ public:
     // Queue `bytes` at time `issue`; returns when the last byte arrives.
     Nanoseconds enqueue(Nanoseconds issue, Bytes bytes);
     Nanoseconds busyUntil() const { return busyUntil_; }
-    // How long `bytes` occupy this link once started (latency included).
-    Nanoseconds duration(Bytes bytes) const { return spec_.latency + transferTime(spec_, bytes); }
+    // How long `bytes` occupy this link once started (latency included). Throws NumberOverflow
+    // when that, or a transfer's end, does not fit in 64 bits; so does the bytesMoved sum.
+    Nanoseconds duration(Bytes bytes) const;
     // G10 serves a tick's faults before its prefetches. Queue `bytes` ahead of whatever is
     // queued after `notBefore` (earlier priority copies): it starts at max(issue, notBefore)
     // or when the link is free, and everything still queued then finishes `duration` later

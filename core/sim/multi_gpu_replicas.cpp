@@ -18,6 +18,8 @@
 // See docs/simulator.md, "Several GPUs over NVLink", for what is shared and why.
 #include "core/sim/sim_engine.h"
 
+#include "core/trace/number_limits.h"
+
 #include <algorithm>
 
 namespace spillway::sim {
@@ -43,12 +45,12 @@ void Engine::setUpReplicas() {
 
 Nanoseconds Engine::scatterToReplicas(Nanoseconds arrivedAtHome, Bytes bytes) {
     if (hw_.gpuCount <= 1 || bytes <= 0) return arrivedAtHome;
-    return link(LinkId::NvLink).enqueue(arrivedAtHome, bytes * (hw_.gpuCount - 1));
+    return link(LinkId::NvLink).enqueue(arrivedAtHome, checkedMul(bytes, hw_.gpuCount - 1, "the bytes scattered to the replicas"));
 }
 
 Nanoseconds Engine::reduceFromReplicas(Nanoseconds t, Bytes bytes) {
     if (hw_.gpuCount <= 1 || bytes <= 0) return t;
-    return links_[kNvLinkIntoHome].enqueue(t, bytes * (hw_.gpuCount - 1));
+    return links_[kNvLinkIntoHome].enqueue(t, checkedMul(bytes, hw_.gpuCount - 1, "the bytes reduced from the replicas"));
 }
 
 Nanoseconds Engine::allReduceGradients(Nanoseconds t) {
@@ -66,7 +68,7 @@ Nanoseconds Engine::allReduceGradients(Nanoseconds t) {
             ready = std::max(ready, x.readyAt);
         }
     if (bytes == 0) return t;
-    if (recording_) result_.allReducedBytes += bytes;
+    if (recording_) result_.allReducedBytes = checkedAdd(result_.allReducedBytes, bytes, "the all-reduced bytes");
     const Nanoseconds reducedAtHome = reduceFromReplicas(ready, bytes);
     return scatterToReplicas(reducedAtHome, bytes);
 }
@@ -79,8 +81,10 @@ void Engine::summariseGpus() {
     const Bytes others = hw_.gpuCount - 1;
     GpuSummary home;
     home.iterationTime = result_.iterationTime;
-    home.pcieBytes = traffic[static_cast<int>(LinkId::HostToGpu)] + traffic[static_cast<int>(LinkId::GpuToHost)];
-    home.ssdBytes = traffic[static_cast<int>(LinkId::SsdToGpu)] + traffic[static_cast<int>(LinkId::GpuToSsd)];
+    home.pcieBytes = checkedAdd(traffic[static_cast<int>(LinkId::HostToGpu)], traffic[static_cast<int>(LinkId::GpuToHost)],
+                                "the home GPU's PCIe bytes");
+    home.ssdBytes = checkedAdd(traffic[static_cast<int>(LinkId::SsdToGpu)], traffic[static_cast<int>(LinkId::GpuToSsd)],
+                               "the home GPU's SSD bytes");
     home.nvlinkOutBytes = scattered;
     home.nvlinkInBytes = reduced;
     home.peakGpuBytes = result_.peakGpuBytes;

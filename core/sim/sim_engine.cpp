@@ -4,22 +4,18 @@
 
 #include "core/analysis/liveness.h"
 #include "core/plan/kernel_order.h"
+#include "core/sim/machine_fit.h"
 #include "core/sim/stall_totals.h"
+#include "core/trace/number_limits.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace spillway::sim {
 
 namespace {
-std::vector<Bytes> tensorSizes(const Profile& profile) {
-    std::vector<Bytes> sizes;
-    sizes.reserve(profile.tensors.size());
-    for (const Tensor& t : profile.tensors) sizes.push_back(std::max<Bytes>(0, t.bytes));
-    return sizes;
-}
-
 void checkHardware(const HardwareConfig& hw) {
     if (hw.gpuCount < 1) throw std::invalid_argument("gpu_count must be at least 1");
     if (hw.gpuCount > 1 && hw.nvlink.bytesPerSecond <= 0)
@@ -29,6 +25,34 @@ void checkHardware(const HardwareConfig& hw) {
     if (hw.iterations < 1) throw std::invalid_argument("at least one iteration must be simulated");
     if (hw.hostToGpu.bytesPerSecond <= 0 || hw.gpuToHost.bytesPerSecond <= 0)
         throw std::invalid_argument("the host<->GPU link needs a bandwidth in both directions");
+    // A machine file is bounded where it is read; one made in process is checked here, so the
+    // capacities and latencies the engine adds to its byte counts and clock stay in range.
+    const std::pair<const char*, Bytes> sizes[] = {{"gpu_capacity", hw.gpuCapacity},   {"host_capacity", hw.hostCapacity},
+                                                   {"ssd_capacity", hw.ssdCapacity},   {"page_size", hw.pageSize},
+                                                   {"block_size", hw.blockSize}};
+    for (const auto& [name, value] : sizes)
+        if (const std::string why = outOfBytesRange(value); !why.empty())
+            throw std::invalid_argument(std::string(name) + ": " + why);
+    const std::pair<const char*, Nanoseconds> times[] = {
+        {"fault_latency", hw.faultLatency},           {"discard_unmap", hw.discardUnmapPerBlock},
+        {"host_to_gpu latency", hw.hostToGpu.latency}, {"gpu_to_host latency", hw.gpuToHost.latency},
+        {"ssd_to_gpu latency", hw.ssdToGpu.latency},   {"gpu_to_ssd latency", hw.gpuToSsd.latency},
+        {"ssd_to_host latency", hw.ssdToHost.latency}, {"host_to_ssd latency", hw.hostToSsd.latency},
+        {"nvlink latency", hw.nvlink.latency}};
+    for (const auto& [name, value] : times)
+        if (const std::string why = outOfDurationRange(value); !why.empty())
+            throw std::invalid_argument(std::string(name) + ": " + why);
+}
+
+// The block table's sizes, once the machine and the profile have passed the checks that must
+// come before anything is allocated per block (machine_fit.h).
+std::vector<Bytes> tensorSizesThatFit(const Profile& profile, const HardwareConfig& hw) {
+    checkHardware(hw);
+    checkProfileFitsMachine(profile, hw);
+    std::vector<Bytes> sizes;
+    sizes.reserve(profile.tensors.size());
+    for (const Tensor& t : profile.tensors) sizes.push_back(t.bytes);
+    return sizes;
 }
 
 // G10's quotas (System constructor): batch / GPU PCIe x SSD (or host) bandwidth, truncated to
@@ -51,8 +75,7 @@ G10BatcherLimits g10LimitsOf(const HardwareConfig& hw) {
 }  // namespace
 
 Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& hw, const SimulationOptions& options)
-    : profile_(profile), plan_(plan), hw_(hw), options_(options), blocks_(tensorSizes(profile), hw.blockSize) {
-    checkHardware(hw);
+    : profile_(profile), plan_(plan), hw_(hw), options_(options), blocks_(tensorSizesThatFit(profile, hw), hw.blockSize) {
     setUpLinks();
     order_ = runOrder(plan, profile.kernels.size());
     const ProfileIndex index(profile);
@@ -205,7 +228,9 @@ SimulationResult Engine::run() {
     result_.totals = stallTotals(result_.kernels);
     result_.idealTime = profile_.totalDuration();
     for (int i = 0; i < kLinkCount; ++i) result_.traffic[i] = links_[i].bytesMoved;
-    result_.traffic[static_cast<int>(LinkId::NvLink)] += links_[kNvLinkIntoHome].bytesMoved;
+    result_.traffic[static_cast<int>(LinkId::NvLink)] =
+        checkedAdd(result_.traffic[static_cast<int>(LinkId::NvLink)], links_[kNvLinkIntoHome].bytesMoved,
+                   "the bytes moved over NVLink");
     summariseGpus();
     for (std::int32_t b = 0; b < blocks_.size(); ++b)
         if (blocks_[b].loc == BlockLoc::Gpu) result_.gpuBytesAtEnd += blocks_[b].bytes;

@@ -13,6 +13,7 @@
 #include "core/sim/residency_recorder.h"
 #include "core/sim/simulation_options.h"
 #include "core/analysis/liveness.h"
+#include "core/trace/number_limits.h"
 
 #include <deque>
 #include <optional>
@@ -182,6 +183,14 @@ private:
     std::vector<std::int32_t> touchedTensors_;
     Bytes gpuBytesIn_ = 0;   // reported iteration: slots filled by copy or zero-fill
     Bytes gpuBytesOut_ = 0;  // slots emptied by copy-out or drop
+    // Adds a block's bytes to one of the two counters above, checked (sim_engine_memory.cpp
+    // says why); inline, since it runs once per block moved.
+    static void countMoved(Bytes& counter, Bytes bytes) {
+        Bytes sum = 0;
+        if (__builtin_add_overflow(counter, bytes, &sum)) [[unlikely]]
+            checkedAdd(counter, bytes, "the bytes moved in or out of the GPU");  // throws, saying so
+        counter = sum;
+    }
 
     std::int64_t allReduceBeforePos_ = -1;       // several GPUs: first optimizer kernel (profile position)
     std::vector<std::int32_t> reducedGradients_;  // gradient tensors the optimizer reads

@@ -2,16 +2,17 @@
 // before the kernel that runs after it; after the last kernel, at the end of the iteration).
 #include "core/sim/sim_engine.h"
 
+#include "core/sim/checked_time.h"
+#include "core/trace/number_limits.h"
+
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 namespace spillway::sim {
 
 namespace {
-Nanoseconds allocTime(Bytes bytes, const HardwareConfig& hw) {
-    const __int128 fs = static_cast<__int128>(bytes) * hw.allocFemtosecondsPerByte;
-    return static_cast<Nanoseconds>((fs + 999'999) / 1'000'000);
-}
+constexpr std::string_view kClock = "the simulated time";
 }  // namespace
 
 Nanoseconds Engine::issueDirectives(const std::vector<const Directive*>& directives, std::int64_t anchorPos,
@@ -30,7 +31,9 @@ Nanoseconds Engine::issueDirectives(const std::vector<const Directive*>& directi
                 break;
             }
             case DirectiveKind::PreEvict: preEvict(tensor, d->target, t); break;
-            case DirectiveKind::Discard: criticalPath += discard(tensor, true); break;
+            case DirectiveKind::Discard:
+                criticalPath = checkedAdd(criticalPath, discard(tensor, true), "a kernel's discard unmapping time");
+                break;
             case DirectiveKind::DiscardLazy: discard(tensor, false); break;
             case DirectiveKind::Free: release(tensor, false); break;
             case DirectiveKind::Recompute: release(tensor, true); break;
@@ -63,7 +66,7 @@ void Engine::reserveWorkspace(std::int64_t kernelPos, Nanoseconds t) {
     const std::optional<Nanoseconds> roomAt = makeRoom(bytes, t, false, -1);
     if (!roomAt) return;
     gpuUsed_ += bytes;
-    workspaceReadyAt_[kernelPos] = *roomAt + allocTime(bytes, hw_);
+    workspaceReadyAt_[kernelPos] = checkedAdd(*roomAt, checkedAllocTime(bytes, hw_), kClock);
 }
 
 void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntilStamp) {
@@ -117,13 +120,15 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         if (fromSsd > 0 && link(LinkId::SsdToGpu).present()) pendingPrefetch_[1].push_back({ssdDone, tensor});
     }
     // Preallocation pairs each page with an eviction in the same tick too (processAlloc).
-    const Nanoseconds zeroDone = pipelined ? std::max(t + allocTime(zero, hw_), *roomAt) : *roomAt + allocTime(zero, hw_);
+    const Nanoseconds zeroTime = checkedAllocTime(zero, hw_);
+    const Nanoseconds zeroDone =
+        pipelined ? std::max(checkedAdd(t, zeroTime, kClock), *roomAt) : checkedAdd(*roomAt, zeroTime, kClock);
+    if (recording_) result_.zeroFilledBytes = checkedAdd(result_.zeroFilledBytes, zero, "the zero-filled bytes");
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Gpu) continue;
         const Nanoseconds ready = x.loc == BlockLoc::Host ? (x.ssdBytes > 0 ? std::max(hostDone, ssdDone) : hostDone)
                                   : x.loc == BlockLoc::Ssd ? ssdDone : zeroDone;
-        if (x.loc == BlockLoc::Absent && recording_) result_.zeroFilledBytes += x.bytes;
         placeOnGpu(b, ready);
         x.prefetchStamp = stamp_;
         x.keepUntilStamp = keepUntilStamp;
@@ -151,7 +156,7 @@ void Engine::preEvict(std::int32_t tensor, Tier target, Nanoseconds t) {
         if (to == Tier::Host && hostUsed_ + x.bytes > hw_.hostCapacity) to = spillTier(x.bytes);
         if (to == Tier::Ssd && hw_.ssdCapacity > 0 && ssdUsed_ + x.bytes > hw_.ssdCapacity) to = spillTier(x.bytes);
         blocks_.unlink(b);
-        if (recording_) gpuBytesOut_ += x.bytes;
+        if (recording_) countMoved(gpuBytesOut_, x.bytes);
         x.loc = to == Tier::Host ? BlockLoc::Host : BlockLoc::Ssd;
         (to == Tier::Host ? hostUsed_ : ssdUsed_) += x.bytes;
         (to == Tier::Host ? hostBlocks : ssdBlocks).push_back(b);
@@ -161,7 +166,7 @@ void Engine::preEvict(std::int32_t tensor, Tier target, Nanoseconds t) {
 }
 
 Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
-    Nanoseconds unmap = 0;
+    std::int64_t unmapped = 0;  // GPU blocks unmapped; priced once below
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Absent) continue;
@@ -176,14 +181,11 @@ Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
             }
             continue;
         }
-        if (x.loc == BlockLoc::Gpu) {
-            unmap += hw_.discardUnmapPerBlock;
-            // The write-back an eviction of this block would have cost is avoided.
-        }
+        if (x.loc == BlockLoc::Gpu) ++unmapped;  // its write-back on eviction is avoided
         dropBlock(b);
         x.discarded = true;
     }
-    return unmap;
+    return checkedMul(unmapped, hw_.discardUnmapPerBlock, "a discard's unmapping time");
 }
 
 void Engine::release(std::int32_t tensor, bool recompute) {

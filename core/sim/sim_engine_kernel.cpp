@@ -3,15 +3,20 @@
 // its window into compute, fault stall, oversubscription stall and late-prefetch stall.
 #include "core/sim/sim_engine.h"
 
+#include "core/sim/checked_time.h"
+#include "core/trace/number_limits.h"
+
 #include <algorithm>
+#include <string_view>
 
 namespace spillway::sim {
 
+// The clock: a kernel's window adds its compute, fault latencies and allocation to times that
+// come from transfers (checked in LinkQueue); those sums are checked here, a few per kernel.
+// Byte counts within one kernel are sums of its blocks: within the profile's checked total
+// (machine_fit.h), so the per-block loops add them unchecked.
 namespace {
-Nanoseconds allocTimeOf(Bytes bytes, const HardwareConfig& hw) {
-    const __int128 fs = static_cast<__int128>(bytes) * hw.allocFemtosecondsPerByte;
-    return static_cast<Nanoseconds>((fs + 999'999) / 1'000'000);
-}
+constexpr std::string_view kClock = "the simulated time";
 Bytes ceilDiv(Bytes a, Bytes b) { return (a + b - 1) / b; }
 }  // namespace
 
@@ -71,10 +76,10 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     takeReservedWorkspace(pos, needs);
     FaultCosts costs;
     costs.unmapCost = unmapCost;
-    costs.roomAt = makeRoomForFaults(pos, needs, t + unmapCost);
+    costs.roomAt = makeRoomForFaults(pos, needs, checkedAdd(t, unmapCost, kClock));
     costs.batches = needs.demand.pages > 0 ? ceilDiv(needs.demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
-    costs.alloc = allocTimeOf(needs.demand.zeroFill() + needs.workspaceToMap, hw_);
-    const Nanoseconds compute = kernel.duration + needs.recompute;
+    costs.alloc = checkedAllocTime(needs.demand.zeroFill() + needs.workspaceToMap, hw_);
+    const Nanoseconds compute = checkedAdd(kernel.duration, needs.recompute, "a kernel's compute and recompute time");
     KernelTiming timing;
     timing.start = t;
     timing.compute = compute;
@@ -89,7 +94,8 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
 
     // Transfers that ran while the kernel computed (hidden behind it).
     const Nanoseconds computeFrom = std::max(t, timing.end - compute);
-    for (LinkQueue& l : links_) timing.overlap += l.busyWithin(computeFrom, timing.end);
+    for (LinkQueue& l : links_)
+        timing.overlap = checkedAdd(timing.overlap, l.busyWithin(computeFrom, timing.end), "a kernel's overlap time");
 
     if (recording_) recordKernel(t, costs.batches, needs.recompute);
     sample(timing.end - compute > t ? timing.end - compute : t);
@@ -116,7 +122,8 @@ Engine::KernelNeeds Engine::classifyBlocks(const KernelTensors& kt, Nanoseconds 
         FaultSide& side = sideIndex == 0 ? needs.demand.inputs : needs.demand.outputs;
         for (std::int32_t tensor : tensors) {
             if (needsRecompute_[tensor]) {
-                needs.recompute += profile_.kernels[producer_[tensor]].duration;
+                needs.recompute = checkedAdd(needs.recompute, profile_.kernels[producer_[tensor]].duration,
+                                             "a kernel's recompute time");
                 needsRecompute_[tensor] = 0;
             }
             noteTensor(tensor, t);
@@ -196,9 +203,11 @@ Nanoseconds Engine::priceAnalyticWait(const KernelNeeds& needs, const FaultCosts
     const Nanoseconds roomAt = costs.roomAt;
     const Nanoseconds hostDone = moveIn(std::max(roomAt, needs.hostSourceReady), needs.demand.fromHost(), Tier::Host);
     const Nanoseconds ssdDone = moveIn(std::max(roomAt, needs.ssdSourceReady), needs.demand.fromSsd(), Tier::Ssd);
-    const Nanoseconds faultEnd = std::max({roomAt, hostDone, ssdDone}) + costs.batches * hw_.faultLatency + costs.alloc;
+    const Nanoseconds latency = checkedMul(costs.batches, hw_.faultLatency, "a kernel's fault latency");
+    const Nanoseconds faultEnd =
+        checkedAdd(checkedAdd(std::max({roomAt, hostDone, ssdDone}), latency, kClock), costs.alloc, kClock);
     const Nanoseconds computeStart = std::max(faultEnd, needs.prefetchArrival);
-    timing.end = computeStart + timing.compute;
+    timing.end = checkedAdd(computeStart, timing.compute, kClock);
     timing.oversubStall = roomAt - t - costs.unmapCost;
     timing.faultStall = costs.unmapCost + (faultEnd - roomAt);
     timing.latePrefetchStall = computeStart - faultEnd;
@@ -223,12 +232,13 @@ Nanoseconds Engine::priceG10Wait(std::int64_t pos, const KernelNeeds& needs, con
         for (std::int32_t tensor : *side)
             for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b)
                 if (blocks_[b].loc == BlockLoc::Gpu) prefetchArrival = std::max(prefetchArrival, blocks_[b].readyAt);
-    const Nanoseconds faultArrival = std::max({t + costs.alloc, hostDone, ssdDone});
+    const Nanoseconds faultArrival = std::max({checkedAdd(t, costs.alloc, kClock), hostDone, ssdDone});
     const G10KernelBandwidth& bw = g10_[pos];
     const Nanoseconds deltaT = !demand.any() ? 0
                                : bw.calibrated ? g10FaultTime(bw, demand, hw_)
-                                               : costs.batches * hw_.faultLatency;
-    const Nanoseconds modelEnd = t + costs.unmapCost + compute + deltaT;
+                                               : checkedMul(costs.batches, hw_.faultLatency, "a kernel's fault latency");
+    const Nanoseconds modelEnd =
+        checkedAdd(checkedAdd(checkedAdd(t, costs.unmapCost, kClock), compute, kClock), deltaT, kClock);
     const Nanoseconds dataReady = std::max(faultArrival, costs.roomAt);
     timing.end = std::max({modelEnd, dataReady, prefetchArrival});
     const Nanoseconds stall = timing.end - t - compute;
@@ -244,13 +254,13 @@ Nanoseconds Engine::priceG10Wait(std::int64_t pos, const KernelNeeds& needs, con
 // the kernel ends.
 void Engine::settleFaultedBlocks(const KernelNeeds& needs, const Kernel& kernel, Nanoseconds dataReady,
                                  Nanoseconds end) {
+    Bytes zeroFilled = 0;  // this kernel's blocks: within the profile's total
     for (std::int32_t b : needs.faulted) {
         Block& x = blocks_[b];
-        if (x.loc == BlockLoc::Absent) {
-            if (recording_) result_.zeroFilledBytes += x.bytes;
-        }
+        if (x.loc == BlockLoc::Absent) zeroFilled += x.bytes;
         placeOnGpu(b, dataReady);
     }
+    if (recording_) result_.zeroFilledBytes = checkedAdd(result_.zeroFilledBytes, zeroFilled, "the zero-filled bytes");
     if (kernel.workspaceBytes > 0) {
         gpuUsed_ += needs.workspaceToMap;
         releases_.push({end, kernel.workspaceBytes});
@@ -269,8 +279,8 @@ void Engine::countAbsentBlocks(const KernelTensors& kt, Nanoseconds at) {
 // The reported iteration's running totals, and where each tensor the kernel touched now lives
 // (and, if it is in flight, where it settles).
 void Engine::recordKernel(Nanoseconds t, std::int64_t batches, Nanoseconds recompute) {
-    result_.faultBatches += batches;
-    result_.recomputeTime += recompute;
+    result_.faultBatches = checkedAdd(result_.faultBatches, batches, "the fault batches");
+    result_.recomputeTime = checkedAdd(result_.recomputeTime, recompute, "the recompute time");
     result_.peakGpuBytes = std::max(result_.peakGpuBytes, gpuUsed_);
     if (!recorder_) return;
     for (std::int32_t tensor : touchedTensors_) {

@@ -1,11 +1,18 @@
 // GPU, host and SSD capacity, LRU eviction and the transfers that move blocks between tiers.
 #include "core/sim/sim_engine.h"
 
+#include "core/trace/number_limits.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 namespace spillway::sim {
+
+// What is on each tier, in flight or reserved is a sum of distinct blocks and workspaces: within
+// the profile's checked total (machine_fit.h), so gpuUsed_ and the like are added unchecked.
+// What the reported iteration moves in and out of the GPU has no such bound (the same block can
+// move every kernel): those two counters are checked, one add per block moved.
 
 void Engine::drainReleases(Nanoseconds t) {
     while (!releases_.empty() && releases_.top().first <= t) {
@@ -60,7 +67,7 @@ Nanoseconds Engine::faultIn(Nanoseconds t, Bytes bytes, Tier from) {
     if (pushed > 0) {
         for (PendingPrefetch& p : pending) {
             const Nanoseconds oldEnd = p.end;
-            p.end += pushed;
+            p.end += pushed;  // at most the link's new busyUntil (checked in jumpQueue)
             for (std::int32_t b = blocks_.firstBlock(p.tensor); b < blocks_.endBlock(p.tensor); ++b) {
                 Block& x = blocks_[b];
                 if (x.loc == BlockLoc::Gpu && x.readyAt >= oldEnd && x.readyAt < p.end) x.readyAt = p.end;
@@ -90,7 +97,7 @@ void Engine::placeOnGpu(std::int32_t b, Nanoseconds readyAt) {
     gpuUsed_ += block.bytes;
     blocks_.touch(b);
     if (recording_) {
-        gpuBytesIn_ += block.bytes;
+        countMoved(gpuBytesIn_, block.bytes);
         result_.peakGpuBytes = std::max(result_.peakGpuBytes, gpuUsed_);
     }
 }
@@ -100,7 +107,7 @@ void Engine::dropBlock(std::int32_t b) {
     if (block.loc == BlockLoc::Gpu) {
         gpuUsed_ -= block.bytes;
         blocks_.unlink(b);
-        if (recording_) gpuBytesOut_ += block.bytes;
+        if (recording_) countMoved(gpuBytesOut_, block.bytes);
     } else {
         leaveTier(block);
     }
@@ -177,7 +184,7 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
             continue;
         }
         blocks_.unlink(b);
-        if (recording_) gpuBytesOut_ += x.bytes;
+        if (recording_) countMoved(gpuBytesOut_, x.bytes);
         if (forKernel && victimPlan_) {
             // G10's batcher decides page by page (g10_batcher.h); a block may be split.
             const Bytes page = hw_.pageSize;

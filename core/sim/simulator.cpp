@@ -2,6 +2,7 @@
 
 #include "core/sim/sim_engine.h"
 #include "core/sim/tensor_level_replay.h"
+#include "core/trace/number_limits.h"
 
 #include <algorithm>
 
@@ -32,8 +33,8 @@ SimulationResult simulate(const Profile& profile, const Plan& plan, const Hardwa
         const SimulationResult base = sim::Engine(profile, without, hardware, lean).run();
         Bytes baseTraffic = 0, traffic = 0;
         for (int l = 0; l < kLinkCount; ++l) {
-            baseTraffic += base.traffic[l];
-            traffic += result.traffic[l];
+            baseTraffic = checkedAdd(baseTraffic, base.traffic[l], "the traffic without discards");
+            traffic = checkedAdd(traffic, result.traffic[l], "the traffic");
         }
         result.discardSavedBytes = std::max<Bytes>(0, baseTraffic - traffic);
     }

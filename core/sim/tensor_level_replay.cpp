@@ -5,11 +5,13 @@
 #include "core/sim/tensor_level_replay.h"
 
 #include "core/analysis/liveness.h"
+#include "core/analysis/profile_totals.h"
 #include "core/sim/first_fit_allocator.h"
 #include "core/sim/link_queue.h"
 #include "core/sim/residency_recorder.h"
 #include "core/sim/stall_totals.h"
 #include "core/trace/format_units.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
@@ -54,6 +56,10 @@ public:
           allocator_(hw.pageSize > 0 ? hw.gpuCapacity / hw.pageSize : 0) {
         if (hw.pageSize <= 0 || hw.gpuCapacity <= 0)
             throw std::invalid_argument("the tensor-level replay needs a positive GPU capacity and page size");
+        // Every byte count below (what is on the GPU, in flight, on a lower tier) is a sum of
+        // distinct tensors and workspaces: within the checked total. What moves over the run,
+        // and the clock, are checked where they grow (moved(), LinkQueue, advanceTo's callers).
+        checkedProfileTotals(profile);
         if (!plan.order.empty())
             for (std::size_t i = 0; i < plan.order.size(); ++i)
                 if (plan.order[i] != static_cast<std::int64_t>(i))
@@ -222,11 +228,14 @@ private:
         return true;
     }
 
+    // A counter of what the run moves: the same tensor may move more than once.
+    static void moved(Bytes& counter, Bytes bytes) { counter = checkedAdd(counter, bytes, "the bytes the replay moves"); }
+
     void release(std::int64_t t) {
         allocator_.release(firstPage_[t], pagesOfTensor(t));
         firstPage_[t] = -1;
         gpuUsed_ -= bytesOf(t);
-        result_.gpuBytesOut += bytesOf(t);
+        moved(result_.gpuBytesOut, bytesOf(t));
     }
 
     void issue(std::int64_t t, bool write) {
@@ -237,7 +246,7 @@ private:
         if (write) ++pendingWrites_;
         else {
             lowerBytes_[target_[t] == Tier::Ssd ? 0 : 1] -= bytesOf(t);
-            result_.gpuBytesIn += bytesOf(t);
+            moved(result_.gpuBytesIn, bytesOf(t));
         }
         inFlight_ += bytesOf(t);
         setWhere(t, Residence::InFlight);
@@ -310,10 +319,10 @@ private:
                     const Nanoseconds waitFrom = now_;
                     while (reading_[t]) serveOne();
                     timing.faultStall += now_ - waitFrom;
-                    timing.faultedBytes += bytesOf(t);
+                    timing.faultedBytes += bytesOf(t);  // the kernel's own tensors: within the total
                 } else {
-                    result_.gpuBytesIn += bytesOf(t);
-                    result_.zeroFilledBytes += bytesOf(t);
+                    moved(result_.gpuBytesIn, bytesOf(t));
+                    moved(result_.zeroFilledBytes, bytesOf(t));
                     setWhere(t, Residence::Gpu);
                     sample();
                 }
@@ -331,10 +340,10 @@ private:
             if (role_[t] == Role::Scratch) setWhere(t, Residence::Gpu);
 
         const Nanoseconds computeFrom = now_;
-        advanceTo(now_ + kernel.duration);
+        advanceTo(checkedAdd(now_, kernel.duration, "the simulated time"));
         timing.compute = kernel.duration;
         for (LinkQueue* l : {&writeLinks_[0], &readLinks_[0], &writeLinks_[1], &readLinks_[1]})
-            timing.overlap += l->busyWithin(computeFrom, now_);
+            timing.overlap = checkedAdd(timing.overlap, l->busyWithin(computeFrom, now_), "a kernel's overlap time");
         timing.end = now_;
 
         for (auto t : kernelTensors_[k]) {

@@ -7,18 +7,31 @@
 #include "core/sim/workload_engine.h"
 
 #include "core/analysis/liveness.h"
+#include "core/analysis/profile_totals.h"
 #include "core/sim/workload_sim.h"
+#include "core/trace/number_limits.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace spillway::wl {
 
+namespace {
+constexpr std::string_view kClock = "the simulated time";
+}  // namespace
+
 Engine::Engine(const Workload& workload, const MultiJobPlannerInfo& planner)
     : workload_(workload), planner_(planner) {
     result_.policy = planner.id;
     result_.hardware = workload.hardware.id;
     result_.linkMode = workload.linkMode;
+    // What the GPU holds is a sum of the jobs' tensors and workspaces: within this checked total,
+    // so gpuUsed_ and each job's bytes are added unchecked. The clock is checked where it grows
+    // (a swap's end, a delayed directive, processor sharing); a job's phase times are disjoint
+    // spans of it.
+    Bytes allJobs = 0;
+    for (const WorkloadJob& spec : workload.jobs)
+        allJobs = checkedAdd(allJobs, checkedProfileTotals(spec.profile).allBytes, "the total size of the workload's jobs");
     jobs_.resize(workload.jobs.size());
     for (std::size_t j = 0; j < jobs_.size(); ++j) {
         JobRun& job = jobs_[j];
@@ -129,7 +142,7 @@ WorkloadResult Engine::run() {
                 ++sharers;
                 least = std::min(least, job.remaining);
             }
-        if (sharers > 0) next = std::min(next, now_ + least * sharers);
+        if (sharers > 0) next = std::min(next, checkedAdd(now_, checkedMul(least, sharers, kClock), kClock));
         if (next == std::numeric_limits<Nanoseconds>::max() && breakDeadlock()) continue;
         if (next == std::numeric_limits<Nanoseconds>::max()) {
             // Nothing computes and nothing is under way: every unfinished job waits for room

@@ -4,14 +4,17 @@
 #include "core/sim/workload_engine.h"
 
 #include "core/trace/format_units.h"
+#include "core/trace/number_limits.h"
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
 
 namespace spillway::wl {
 
 namespace {
 std::string bytesText(Bytes b) { return readableBytes(b) + " (" + std::to_string(b) + " B)"; }
+constexpr std::string_view kSwap = "a swap's end time";
 }  // namespace
 
 void Engine::setImpossible(const std::string& why) {
@@ -154,15 +157,15 @@ Nanoseconds Engine::enqueueSwap(JobRun& job, std::int64_t ti, SwapDirection dire
     }
     Nanoseconds& busy = linkBusyUntil_[workload_.linkMode == LinkMode::Duplex && direction == SwapDirection::In ? 1 : 0];
     task.start = std::max(now_, busy);
-    task.end = task.start + spec.latency + transferTime(spec, task.bytes);
+    task.end = checkedAdd(task.start, checkedAdd(spec.latency, transferTime(spec, task.bytes), kSwap), kSwap);
     busy = task.end;
     result_.transfers.push_back(task);
     if (direction == SwapDirection::Out) {
         ++job.result.swapOuts;
-        job.result.swapOutBytes += task.bytes;
+        job.result.swapOutBytes = checkedAdd(job.result.swapOutBytes, task.bytes, "a job's swapped-out bytes");
     } else {
         ++job.result.swapIns;
-        job.result.swapInBytes += task.bytes;
+        job.result.swapInBytes = checkedAdd(job.result.swapInBytes, task.bytes, "a job's swapped-in bytes");
     }
     if (seqOut) *seqOut = nextSeq_;  // the seq its completion event will get
     return task.end;
@@ -205,7 +208,7 @@ void Engine::issueDirectives(JobRun& job, const std::vector<Directive>& list) {
         }
         Event e;
         e.kind = EventKind::Issue;
-        e.time = now_ + d.delay;
+        e.time = checkedAdd(now_, d.delay, "a delayed directive's time");
         e.job = job.index;
         e.planGeneration = job.planGeneration;
         e.directive = d;

@@ -6,9 +6,11 @@
 #include "core/plan/kernel_order.h"
 #include "core/sim/workload_engine.h"
 #include "core/sim/workload_sim.h"
+#include "core/trace/number_limits.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 namespace spillway {
@@ -27,7 +29,8 @@ std::int64_t estimateDriftPpm(const std::vector<Nanoseconds>& estimates, const s
         base += planned[k];
     }
     if (base == 0) return diff == 0 ? 0 : 1'000'000;
-    return static_cast<std::int64_t>(diff * 1'000'000 / base);
+    // Estimates far off their plan can drift more than 64 bits of millionths: saturate.
+    return static_cast<std::int64_t>(std::min<Wide>(diff * 1'000'000 / base, std::numeric_limits<std::int64_t>::max()));
 }
 
 std::string_view toString(ReplanReason reason) {
@@ -102,8 +105,11 @@ MultiJobPlanInput Engine::planInput(const std::vector<int>& active, int trigger)
         view.maxSwapRatio = job.spec->maxSwapRatio;
         view.completedIterations = job.iteration;
         Nanoseconds start = now_;
+        // Estimates are profiled or measured kernel times: their sums from now are checked, once
+        // per replan (not per step of the run).
+        auto later = [](Nanoseconds at, Nanoseconds estimate) { return checkedAdd(at, estimate, "a replan's kernel start"); };
         if (j != trigger && job.phase != Phase::IterationStart) {
-            for (std::size_t s = job.step; s < job.runOrder.size(); ++s) start += job.estimates[job.runOrder[s]];
+            for (std::size_t s = job.step; s < job.runOrder.size(); ++s) start = later(start, job.estimates[job.runOrder[s]]);
             if (job.phase == Phase::Compute) start -= now_ - job.computeStart;
             start = std::max(start, now_);
         }
@@ -111,7 +117,7 @@ MultiJobPlanInput Engine::planInput(const std::vector<int>& active, int trigger)
         view.kernelStart.assign(job.estimates.size(), 0);
         for (auto pos : job.runOrder) {
             view.kernelStart[pos] = start;
-            start += job.estimates[pos];
+            start = later(start, job.estimates[pos]);
         }
         input.jobs.push_back(std::move(view));
     }

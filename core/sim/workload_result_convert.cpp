@@ -1,6 +1,8 @@
 #include "core/sim/workload_result_convert.h"
 
+#include "core/analysis/profile_totals.h"
 #include "core/sim/stall_totals.h"
+#include "core/trace/number_limits.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -21,7 +23,7 @@ SimulationResult jobSimulationResult(const Workload& workload, const WorkloadRes
     r.policy = result.policy;
     r.hardware = result.hardware;
     r.cannotRun = result.cannotRun;
-    for (const auto& k : profile.kernels) r.idealTime += k.duration;
+    r.idealTime = checkedProfileTotals(profile).duration;
     Nanoseconds from = -1, to = -1;
     for (const auto& k : j.kernels) {
         if (k.iteration != iteration) continue;
@@ -42,7 +44,7 @@ SimulationResult jobSimulationResult(const Workload& workload, const WorkloadRes
         if (s.job != job || s.start < from || s.start >= to) continue;
         const LinkId link = s.direction == SwapDirection::Out ? LinkId::GpuToHost : LinkId::HostToGpu;
         r.transfers.push_back({link, s.start, s.end, s.bytes});
-        r.traffic[static_cast<int>(link)] += s.bytes;
+        r.traffic[static_cast<int>(link)] = checkedAdd(r.traffic[static_cast<int>(link)], s.bytes, "a link's traffic");
     }
     // GPU bytes over the iteration: the value in force at its start, then every change inside.
     Bytes atStart = 0;
@@ -59,7 +61,8 @@ SimulationResult jobSimulationResult(const Workload& workload, const WorkloadRes
         r.peakGpuBytes = std::max(r.peakGpuBytes, r.residency[i].gpu);
         if (i == 0) continue;
         const Bytes delta = r.residency[i].gpu - r.residency[i - 1].gpu;
-        (delta > 0 ? r.gpuBytesIn : r.gpuBytesOut) += delta > 0 ? delta : -delta;
+        Bytes& moved = delta > 0 ? r.gpuBytesIn : r.gpuBytesOut;  // the same bytes may move many times
+        moved = checkedAdd(moved, delta > 0 ? delta : -delta, "the bytes moved over the iteration");
     }
     return r;
 }

@@ -1,8 +1,9 @@
-// Creating and opening a workspace, and refusing what is not one. The checks run on a
-// read-only connection before the file is opened for writing, so a refused file is never
-// touched (not even a WAL checkpoint or a journal-mode change).
+// Opening a workspace, and refusing what is not one. The checks run on a read-only connection
+// before the file is opened for writing, so a refused file is never touched (not even a WAL
+// checkpoint or a journal-mode change). Creating one: workspace_create.cpp.
 #include "core/sqlite/sqlite_connection.h"
 #include "core/store/workspace.h"
+#include "core/store/workspace_connections.h"
 #include "core/store/workspace_schema.h"
 
 #include <fmt/format.h>
@@ -44,28 +45,12 @@ void checkHeader(const std::filesystem::path& path) {
                              "\"SQLite format 3\")");
 }
 
-// An SQLite URI for the checks. With no WAL content beside it the file is the whole database, and
-// immutable=1 reads it without creating -wal/-shm files or taking locks; with WAL content (a
-// writer crashed, or is running) a read-only connection reads the WAL too and leaves it alone.
-std::string probeUri(const std::filesystem::path& path) {
-    std::error_code ec;
-    const auto wal = std::filesystem::path(path.string() + "-wal");
-    const bool walContent = std::filesystem::exists(wal, ec) && std::filesystem::file_size(wal, ec) > 0;
-    std::string uri = "file:";
-    for (const unsigned char c : std::filesystem::absolute(path, ec).string()) {
-        if (c == '?' || c == '#' || c == '%' || c < 0x20 || c >= 0x7f)
-            uri += fmt::format("%{:02X}", c);
-        else
-            uri += static_cast<char>(c);
-    }
-    return uri + (walContent ? "?mode=ro" : "?immutable=1");
-}
-
 // Application id, schema version and a quick structural check, read-only.
 void checkContents(const std::filesystem::path& path) {
     const std::string file = path.string();
     try {
-        SqliteConnection probe(file, probeUri(path), SqliteConnection::Mode::ReadOnly);
+        const auto connection = openReadOnlyProbe(path);
+        SqliteConnection& probe = *connection;
         const auto appId = probe.queryInt("PRAGMA application_id", "reading the application id");
         if (appId != kWorkspaceApplicationId)
             throw WorkspaceError(Reason::NotSpillway, file,
@@ -100,22 +85,8 @@ void checkContents(const std::filesystem::path& path) {
     }
 }
 
-std::unique_ptr<SqliteConnection> openForWriting(const std::string& file, SqliteConnection::Mode mode) {
-    auto db = std::make_unique<SqliteConnection>(file, mode);
-    // synchronous=FULL: a committed run survives power loss too, not only a crash (runs are
-    // saved one at a time, at human pace, so the extra fsync costs nothing noticeable).
-    db->exec("PRAGMA synchronous = FULL", "setting synchronous = FULL");
-    db->exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
-    return db;
-}
-
-// WAL: a crash leaves every committed transaction readable and readers never block the writer.
-// Set after any migration: switching modes writes the file header, which a refused or failed
-// open must not do.
-void useWal(SqliteConnection& db) {
-    const auto mode = db.queryStrings("PRAGMA journal_mode = WAL", "switching to WAL journal mode");
-    if (mode.size() != 1 || mode[0] != "wal")
-        throw WorkspaceError(WorkspaceError::Reason::Sqlite, db.file(), "cannot switch to WAL journal mode");
+int readSchemaVersion(SqliteConnection& db) {
+    return static_cast<int>(db.queryInt("PRAGMA user_version", "reading the schema version"));
 }
 
 }  // namespace
@@ -130,37 +101,18 @@ Workspace::Workspace(Workspace&&) noexcept = default;
 Workspace& Workspace::operator=(Workspace&&) noexcept = default;
 Workspace::~Workspace() = default;
 
-Workspace Workspace::create(const std::filesystem::path& path) {
-    const std::string file = path.string();
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec) || std::filesystem::is_symlink(path, ec))
-        throw WorkspaceError(Reason::AlreadyExists, file, "cannot create a workspace: the file exists");
-    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    try {
-        auto db = openForWriting(file, SqliteConnection::Mode::Create);
-        useWal(*db);
-        SqliteTransaction tx(*db, "creating the workspace");
-        createSchemaVersion1(*db);
-        migrateSchema(*db, 1);
-        tx.commit();
-        return Workspace(path, std::move(db));
-    } catch (...) {
-        // The file is ours (it did not exist); leave nothing half-made behind.
-        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file + suffix, ec);
-        throw;
-    }
-}
-
 Workspace Workspace::open(const std::filesystem::path& path) {
     checkHeader(path);
     checkContents(path);
     const std::string file = path.string();
     auto db = openForWriting(file, SqliteConnection::Mode::ReadWrite);
-    {
+    // The write lock only when there is something to write: a current file opens beside another
+    // process's write transaction instead of failing with "database is locked".
+    if (readSchemaVersion(*db) < kWorkspaceSchemaVersion) {
         // Every step from the file's version to ours in one transaction: all or nothing.
         SqliteTransaction tx(*db, "upgrading the workspace schema");
         // Read again under the write lock: another process may have upgraded it meanwhile.
-        const auto version = static_cast<int>(db->queryInt("PRAGMA user_version", "reading the schema version"));
+        const int version = readSchemaVersion(*db);
         if (version < kWorkspaceSchemaVersion) {
             migrateSchema(*db, version);
             tx.commit();
@@ -170,14 +122,7 @@ Workspace Workspace::open(const std::filesystem::path& path) {
     return Workspace(path, std::move(db));
 }
 
-Workspace Workspace::openOrCreate(const std::filesystem::path& path) {
-    std::error_code ec;
-    return std::filesystem::exists(path, ec) ? open(path) : create(path);
-}
-
-int Workspace::schemaVersion() {
-    return static_cast<int>(db().queryInt("PRAGMA user_version", "reading the schema version"));
-}
+int Workspace::schemaVersion() { return readSchemaVersion(db()); }
 
 std::vector<std::string> Workspace::integrityCheck() {
     return db().queryStrings("PRAGMA integrity_check", "checking integrity");

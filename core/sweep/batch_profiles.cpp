@@ -1,7 +1,7 @@
 #include "core/sweep/batch_profiles.h"
 
 #include "core/io/base/import_error.h"
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
@@ -71,7 +71,7 @@ std::vector<BatchProfile> orderByBatch(std::vector<BatchProfile> profiles) {
 std::vector<BatchProfile> loadBatchProfiles(const std::vector<std::filesystem::path>& paths,
                                             const ImportOptions& options) {
     return loadAll(paths.size(), [&](size_t i) {
-        return BatchProfile{paths[i].string(), std::make_shared<const Profile>(loadProfile(paths[i], options))};
+        return BatchProfile{paths[i].string(), std::make_shared<const Profile>(loadValidProfile(paths[i], options))};
     });
 }
 
@@ -82,7 +82,7 @@ std::vector<BatchProfile> importAtBatches(const std::filesystem::path& path, con
     return loadAll(batches.size(), [&](size_t i) {
         ImportOptions o = options;
         o.batch = batches[i];
-        auto profile = std::make_shared<const Profile>(loadProfile(path, o));
+        auto profile = std::make_shared<const Profile>(loadValidProfile(path, o));
         if (profile->metadata.batch != batches[i])
             throw ImportError(path.string(),
                               fmt::format("was read with batch {} when batch {} was asked for: only a G10 transformer "

@@ -1,6 +1,7 @@
 #include "core/trace/validate.h"
 
 #include "core/trace/dependency_graph.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
@@ -38,18 +39,18 @@ void checkDuplicates(const Profile& p, std::vector<ValidationProblem>& out) {
     }
 }
 
-void checkSizesAndJobs(const Profile& p, std::vector<ValidationProblem>& out) {
-    std::unordered_set<JobId> jobs;
-    for (const auto& j : p.jobs) jobs.insert(j.id);
+// Sizes must be positive and durations too; both, and workspaces, at most their bound
+// (number_limits.h), which every importer also enforces: a profile built in memory may not have
+// been read through one.
+void checkSizes(const Profile& p, std::vector<ValidationProblem>& out) {
     for (size_t i = 0; i < p.tensors.size(); ++i) {
         const auto& t = p.tensors[i];
         if (t.bytes <= 0)
             out.push_back({fmt::format("/tensors/{}/bytes", i),
-                           fmt::format("tensor {} has size {} bytes; expected a positive size",
-                                       t.id, t.bytes)});
-        if (!jobs.empty() && !jobs.contains(t.job))
-            out.push_back({fmt::format("/tensors/{}/job", i),
-                           fmt::format("tensor {} names unknown job {}", t.id, t.job)});
+                           fmt::format("tensor {} has size {} bytes; expected a positive size", t.id, t.bytes)});
+        else if (t.bytes > kMaxBytes)
+            out.push_back({fmt::format("/tensors/{}/bytes", i),
+                           fmt::format("tensor {}: {}", t.id, outOfBytesRange(t.bytes))});
     }
     for (size_t i = 0; i < p.kernels.size(); ++i) {
         const auto& k = p.kernels[i];
@@ -58,14 +59,55 @@ void checkSizesAndJobs(const Profile& p, std::vector<ValidationProblem>& out) {
                            fmt::format("kernel {} ({}) has duration {} ns; expected a positive "
                                        "duration",
                                        k.id, k.name, k.duration)});
+        else if (k.duration > kMaxDurationNs)
+            out.push_back({fmt::format("/kernels/{}/duration_ns", i),
+                           fmt::format("kernel {} ({}): {}", k.id, k.name, outOfDurationRange(k.duration))});
         if (k.workspaceBytes < 0)
             out.push_back({fmt::format("/kernels/{}/workspace_bytes", i),
                            fmt::format("kernel {} has negative workspace {}", k.id,
                                        k.workspaceBytes)});
-        if (!jobs.empty() && !jobs.contains(k.job))
-            out.push_back({fmt::format("/kernels/{}/job", i),
-                           fmt::format("kernel {} names unknown job {}", k.id, k.job)});
+        else if (k.workspaceBytes > kMaxBytes)
+            out.push_back({fmt::format("/kernels/{}/workspace_bytes", i),
+                           fmt::format("kernel {} workspace: {}", k.id, outOfBytesRange(k.workspaceBytes))});
     }
+}
+
+// The optional times: faulted kernel times are durations (0 to the bound); times from the
+// capture's zero may be before it, but not further from it than the bound.
+void checkTimes(const Profile& p, std::vector<ValidationProblem>& out) {
+    using Range = std::string (*)(std::int64_t);
+    const auto check = [&](const std::optional<Nanoseconds>& t, Range range, const std::string& pointer,
+                           const std::string& whose) {
+        if (!t) return;
+        if (const std::string why = range(*t); !why.empty()) out.push_back({pointer, fmt::format("{}: {}", whose, why)});
+    };
+    for (size_t i = 0; i < p.tensors.size(); ++i) {
+        const auto& t = p.tensors[i];
+        const std::string whose = fmt::format("tensor {}", t.id);
+        check(t.allocTime, outOfTimestampRange, fmt::format("/tensors/{}/alloc_time_ns", i), whose);
+        check(t.freeTime, outOfTimestampRange, fmt::format("/tensors/{}/free_time_ns", i), whose);
+    }
+    for (size_t i = 0; i < p.kernels.size(); ++i) {
+        const auto& k = p.kernels[i];
+        const std::string whose = fmt::format("kernel {} ({})", k.id, k.name);
+        check(k.timeAllFaulted, outOfDurationRange, fmt::format("/kernels/{}/time_all_faulted_ns", i), whose);
+        check(k.timeOutputsFaulted, outOfDurationRange, fmt::format("/kernels/{}/time_outputs_faulted_ns", i), whose);
+        check(k.capturedStart, outOfTimestampRange, fmt::format("/kernels/{}/captured_start_ns", i), whose);
+    }
+}
+
+void checkJobs(const Profile& p, std::vector<ValidationProblem>& out) {
+    if (p.jobs.empty()) return;
+    std::unordered_set<JobId> jobs;
+    for (const auto& j : p.jobs) jobs.insert(j.id);
+    for (size_t i = 0; i < p.tensors.size(); ++i)
+        if (!jobs.contains(p.tensors[i].job))
+            out.push_back({fmt::format("/tensors/{}/job", i),
+                           fmt::format("tensor {} names unknown job {}", p.tensors[i].id, p.tensors[i].job)});
+    for (size_t i = 0; i < p.kernels.size(); ++i)
+        if (!jobs.contains(p.kernels[i].job))
+            out.push_back({fmt::format("/kernels/{}/job", i),
+                           fmt::format("kernel {} names unknown job {}", p.kernels[i].id, p.kernels[i].job)});
 }
 
 // Unknown ids, and non-persistent tensors read before their first producer.
@@ -124,7 +166,9 @@ std::vector<ValidationProblem> validateProfile(const Profile& profile) {
     std::vector<ValidationProblem> problems;
     const ProfileIndex index(profile);
     checkDuplicates(profile, problems);
-    checkSizesAndJobs(profile, problems);
+    checkSizes(profile, problems);
+    checkTimes(profile, problems);
+    checkJobs(profile, problems);
     checkUses(profile, index, problems);
     checkCycles(profile, problems);
     return problems;

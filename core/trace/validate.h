@@ -15,8 +15,10 @@ struct ValidationProblem {
 };
 
 // Reports every problem, not only the first: unknown tensor or job ids, duplicate ids, zero or
-// negative sizes and durations, tensors read before any kernel produced them, and cycles in the
-// kernel dependency graph derived from the tensors. Persistent tensors (weights, optimizer
+// negative sizes and durations, sizes, durations and times past the bounds of number_limits.h
+// (which the importers enforce too, but a profile built in memory did not pass one), tensors read
+// before any kernel produced them, and cycles in the kernel dependency graph derived from the
+// tensors. Persistent tensors (weights, optimizer
 // state) are exempt from the order rules: they carry over from the previous iteration.
 std::vector<ValidationProblem> validateProfile(const Profile& profile);
 

@@ -7,9 +7,10 @@
 #include "core/io/base/import_error.h"
 #include "core/io/base/json_file.h"
 #include "core/io/base/json_object_reader.h"
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 #include "core/hardware/hardware_fields.h"
 #include "core/hardware/hardware_presets.h"
+#include "core/trace/number_limits.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,22 +36,28 @@ std::int64_t fractionPpm(const JsonObjectReader& r, std::string_view key) {
     return std::llround(x * 1e6);
 }
 
-// Nanoseconds as an integer, or a string with a unit ("250ms", "1.5s").
+// Nanoseconds as an integer, or a string with a unit ("250ms", "1.5s"); 0 to the 13-day bound of
+// any time (number_limits.h).
 Nanoseconds duration(const JsonObjectReader& r, std::string_view key) {
     const json& v = r.get(key);
+    Nanoseconds t = 0;
     if (v.is_number_integer()) {
-        if (v.get<std::int64_t>() < 0) r.fail(r.at(key), "expected a time >= 0 (integer nanoseconds)");
-        return v.get<std::int64_t>();
-    }
-    if (!v.is_string())
+        if (v.is_number_unsigned() ? v.get<std::uint64_t>() > std::uint64_t(INT64_MAX) : v.get<std::int64_t>() < 0)
+            r.fail(r.at(key), "expected a time >= 0 (integer nanoseconds), got " + v.dump());
+        t = v.get<std::int64_t>();
+    } else if (v.is_string()) {
+        try {
+            t = parseHardwareValue(HardwareValueKind::Duration, v.get<std::string>());
+        } catch (const std::invalid_argument& e) {
+            r.fail(r.at(key), e.what());
+        }
+    } else {
         r.fail(r.at(key), jsonfield::wrongValue(r.source(), key,
                                                 "integer nanoseconds or a string with a unit (\"250ms\")",
                                                 v.type_name()));
-    try {
-        return parseHardwareValue(HardwareValueKind::Duration, v.get<std::string>());
-    } catch (const std::invalid_argument& e) {
-        r.fail(r.at(key), e.what());
     }
+    if (const std::string why = outOfDurationRange(t); !why.empty()) r.fail(r.at(key), why);
+    return t;
 }
 
 void applyOverrides(HardwareConfig& hardware, const JsonObjectReader& set) {
@@ -169,7 +176,7 @@ Workload loadWorkload(const std::filesystem::path& path) {
     for (std::size_t i = 0; i < w.jobs.size(); ++i) {
         auto& job = w.jobs[i];
         try {
-            job.profile = loadProfile(job.resolvedPath);
+            job.profile = loadValidProfile(job.resolvedPath);
         } catch (const ImportError& e) {
             jsonfield::fail(label, "/jobs/" + std::to_string(i) + "/profile",
                             "cannot read profile \"" + job.profilePath + "\": " + e.what());

@@ -1,7 +1,7 @@
 #include "runtime/replay/replay_runner.h"
 
 #include "core/io/native/profile_hash.h"
-#include "core/io/profile_loader.h"
+#include "core/io/valid_profile.h"
 #include "runtime/replay/cuda_backend.h"
 #include "runtime/replay/host_backend.h"
 
@@ -27,7 +27,7 @@ void checkPlanMatchesProfile(const ExportedPlan& plan, const Profile& profile, c
 ReplayInputs loadReplayInputs(const std::string& planPath, const std::string& profilePath) {
     ReplayInputs in;
     in.plan = readExportedPlan(planPath);
-    in.profile = loadProfile(profilePath);
+    in.profile = loadValidProfile(profilePath);
     checkPlanMatchesProfile(in.plan, in.profile, planPath, profilePath);
     return in;
 }

@@ -3,8 +3,9 @@
 // (spillway.plan/1) of the profile it was made for, and writes what happened as a measured
 // timeline (spillway.measured/1) that the app opens beside the simulated run. docs/runtime.md.
 //
-// Exit codes: 0 done, 2 bad input or usage (the message names the file and where), 3 the
-// backend cannot run here (no CUDA device found) or failed.
+// Exit codes: 0 done, 2 bad input or usage (the message names the file and where; also anything
+// else that goes wrong reading PLAN and PROFILE or writing OUTPUT), 3 the backend cannot run here
+// (no CUDA device found) or failed.
 #include "core/deploy/measured_comparison.h"
 #include "core/io/base/import_error.h"
 #include "core/io/measured/measured_timeline.h"
@@ -82,7 +83,13 @@ int main(int argc, char** argv) {
             fmt::print(stderr, "spillway-replay: {} exists; pass --force to overwrite it\n", output);
             return kExitBadInput;
         }
-        const replay::ReplayInputs in = replay::loadReplayInputs(planPath, profilePath);
+        replay::ReplayInputs in;
+        try {
+            in = replay::loadReplayInputs(planPath, profilePath);
+        } catch (const std::exception& e) {  // all of it is about PLAN or PROFILE, none about the GPU
+            fmt::print(stderr, "spillway-replay: {}\n", e.what());
+            return kExitBadInput;
+        }
         replay::ReplayOptions options;
         options.arena = arena == "managed"  ? replay::ArenaChoice::Managed
                         : arena == "device" ? replay::ArenaChoice::Device
@@ -96,7 +103,12 @@ int main(int argc, char** argv) {
         }
         const auto backend = replay::makeReplayBackend(backendName);
         const MeasuredTimeline measured = replay::runReplay(program, *backend, iterations);
-        writeMeasuredTimeline(measured, output);
+        try {
+            writeMeasuredTimeline(measured, output);
+        } catch (const std::exception& e) {  // names OUTPUT: a folder, no permission, a full disk
+            fmt::print(stderr, "spillway-replay: {}\n", e.what());
+            return kExitBadInput;
+        }
         const MeasuredIteration& last = measured.iterations.back();
         fmt::print("{} on {}: {} kernels, {} directives, {} iteration(s); last iteration {:.3f} ms "
                    "(profiled kernels {:.3f} ms); {} fallback(s), {} failure(s) -> {}\n",

@@ -3,28 +3,58 @@
 #include "core/io/base/import_error.h"
 #include "core/io/base/load_progress.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <system_error>
 
 namespace spillway {
 
-std::string readFileText(const std::filesystem::path& path) {
+namespace {
+
+std::string_view fileTypeWords(std::filesystem::file_type type) {
+    using T = std::filesystem::file_type;
+    switch (type) {
+    case T::fifo: return "a FIFO";
+    case T::character: return "a character device";
+    case T::block: return "a block device";
+    case T::socket: return "a socket";
+    default: return "a special file";
+    }
+}
+
+}  // namespace
+
+void requireRegularFile(const std::filesystem::path& path) {
+    using T = std::filesystem::file_type;
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        throw ImportError(path.string(), "no such file");
-    if (std::filesystem::is_directory(path, ec))
-        throw ImportError(path.string(), "is a folder; expected a file");
+    const auto type = std::filesystem::status(path, ec).type();  // follows links
+    if (type == T::not_found) throw ImportError(path.string(), "no such file");
+    if (ec) throw ImportError(path.string(), "cannot read: " + ec.message());
+    if (type == T::directory) throw ImportError(path.string(), "is a folder; expected a file");
+    if (type != T::regular)
+        throw ImportError(path.string(), fmt::format("not a regular file ({}); Spillway reads only regular files",
+                                                     fileTypeWords(type)));
+}
+
+std::string readFileText(const std::filesystem::path& path) {
+    requireRegularFile(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ImportError(path.string(), std::string("cannot open: ") + std::strerror(errno));
     std::string text;
     in.seekg(0, std::ios::end);
     const auto size = in.tellg();
     if (size > 0) {
-        text.resize(static_cast<size_t>(size));
+        try {
+            text.resize(static_cast<size_t>(size));
+        } catch (const std::bad_alloc&) {
+            throw outOfMemoryError(path.string());
+        }
         in.seekg(0);
         // In chunks, so a load in progress can report the bytes read and be cancelled.
         constexpr std::streamoff kChunk = 8 << 20;
@@ -38,29 +68,6 @@ std::string readFileText(const std::filesystem::path& path) {
     if (in.bad()) throw ImportError(path.string(), "read error");
     detail::noteFileRead();
     return text;
-}
-
-void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes) {
-    auto tmp = path;
-    tmp += ".part";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error(path.string() + ": cannot write: " + std::strerror(errno));
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            std::filesystem::remove(tmp, ignored);
-            throw std::runtime_error(path.string() + ": write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw std::runtime_error(path.string() + ": cannot replace: " + ec.message());
-    }
 }
 
 }  // namespace spillway

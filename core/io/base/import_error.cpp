@@ -23,6 +23,11 @@ ImportError::ImportError(SourceLocation location, const std::string& message)
 ImportError::ImportError(const std::string& file, const std::string& message)
     : ImportError(SourceLocation{file, 0, 0, -1, {}}, message) {}
 
+ImportError outOfMemoryError(const std::string& file) {
+    return ImportError(file, "out of memory reading this file: it needs more memory than this process can get "
+                             "(free some, or use a machine with more)");
+}
+
 SourceLocation locateOffset(const std::string& file, std::string_view text, std::int64_t offset) {
     SourceLocation loc;
     loc.file = file;

@@ -31,6 +31,9 @@ private:
     std::string message_;
 };
 
+// What a std::bad_alloc while reading `file` becomes: the file named, and what ran out.
+ImportError outOfMemoryError(const std::string& file);
+
 // Line and column (1-based) of a byte offset in a text.
 SourceLocation locateOffset(const std::string& file, std::string_view text, std::int64_t offset);
 

@@ -1,9 +1,12 @@
 #pragma once
-// Parsing JSON text with syntax errors reported at their line and column, so every JSON input
-// (workloads, hardware, plans, measured timelines) names the same place the same way.
+// Parsing JSON text with every failure reported at its place, so every JSON input (workloads,
+// hardware, plans, measured timelines, lessons, profiles) names the same place the same way.
+#include "core/io/base/import_error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,14 +18,23 @@ namespace spillway {
 [[noreturn]] void throwJsonSyntaxError(const std::string& label, std::string_view text,
                                        const nlohmann::json::parse_error& error);
 
+// Throws ImportError for any exception nlohmann's parser throws on `text`: a syntax error as
+// throwJsonSyntaxError does, a number too large for a double ("number 1e400 is out of range",
+// out_of_range.406, which carries no position) at that number's line and column.
+[[noreturn]] void throwJsonParseFailure(const std::string& label, std::string_view text,
+                                        const nlohmann::json::exception& error);
+
 // Parses `text` as Json (nlohmann::json or ordered_json); `extra` goes to Json::parse (a parser
-// callback such as a repeated-key guard). A syntax error throws as throwJsonSyntaxError does.
+// callback such as a repeated-key guard). Failures throw as throwJsonParseFailure does; running
+// out of memory is an ImportError naming `label`.
 template <typename Json = nlohmann::json, typename... Extra>
 Json parseJsonText(std::string_view text, const std::string& label, Extra&&... extra) {
     try {
         return Json::parse(text.begin(), text.end(), std::forward<Extra>(extra)...);
-    } catch (const nlohmann::json::parse_error& e) {
-        throwJsonSyntaxError(label, text, e);
+    } catch (const nlohmann::json::exception& e) {
+        throwJsonParseFailure(label, text, e);
+    } catch (const std::bad_alloc&) {
+        throw outOfMemoryError(label);
     }
 }
 

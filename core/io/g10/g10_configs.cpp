@@ -1,12 +1,14 @@
 #include "core/io/g10/g10_configs.h"
 
 #include "core/io/base/file_text.h"
+#include "core/io/g10/g10_kernel_count.h"
 #include "core/io/g10/g10_text.h"
 #include "core/io/base/import_error.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 #include <unordered_map>
 
 namespace spillway {
@@ -85,10 +87,33 @@ public:
         while (!cursor_.onlyBlankLeft()) kernels.push_back(parseKernel(kernels.size()));
         if (kernels.empty())
             cursor_.failAtEnd("a kernel block starting with 'Kernel ID: 0, Name: <kernel>'");
+        checkEveryTensorNamed(kernels);
         return kernels;
     }
 
 private:
+    // The file has no end marker: cut at a kernel boundary it still parses. G10 lists in
+    // tensors.config exactly the tensors its kernels use, so a listed tensor that no kernel
+    // names means kernels are missing. The error sits at the last line read.
+    void checkEveryTensorNamed(const std::vector<G10RawKernel>& kernels) const {
+        std::unordered_set<TensorId> named;
+        for (const auto& k : kernels) {
+            named.insert(k.inputs.begin(), k.inputs.end());
+            named.insert(k.outputs.begin(), k.outputs.end());
+        }
+        for (size_t i = 0; i < tensors_.tensors.size(); ++i) {
+            const auto& t = tensors_.tensors[i];
+            if (named.contains(t.id)) continue;
+            const auto& last = kernels.back();
+            cursor_.failHere(fmt::format("the file ends here after {} kernels (the last is kernel "
+                                         "{}, {}), but {} lists tensor{} (line {}), which no kernel "
+                                         "names; expected every listed tensor to be used by a "
+                                         "kernel: this kernels.config is cut short, or the two "
+                                         "files belong to different workloads",
+                                         kernels.size(), last.id, last.name, tensorsFile_, t.id, i + 1));
+        }
+    }
+
     std::string_view nextLine(std::string_view expected) {
         if (cursor_.atEnd()) cursor_.failAtEnd(std::string(expected));
         return cursor_.next();
@@ -210,7 +235,9 @@ G10RawWorkload readG10Configs(const std::filesystem::path& kernelsConfig) {
     const auto tensorsConfig = kernelsConfig.parent_path() / "tensors.config";
     const std::string kernels = readFileText(kernelsConfig);
     const std::string tensors = readFileText(tensorsConfig);
-    return parseG10Configs(kernelsConfig.string(), kernels, tensorsConfig.string(), tensors);
+    auto workload = parseG10Configs(kernelsConfig.string(), kernels, tensorsConfig.string(), tensors);
+    checkG10KernelCountBeside(kernelsConfig, kernels, workload.kernels.size());
+    return workload;
 }
 
 }  // namespace spillway

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -144,6 +145,15 @@ std::optional<G10MeasurementFiles> findG10MeasurementFiles(const fs::path& folde
                                folder / fileName(b, Column::AllFaulted),
                                folder / fileName(b, Column::OutputsFaulted),
                                folder / fileName(b, Column::Workspace)};
+}
+
+std::vector<fs::path> listG10MeasurementFiles(const fs::path& folder) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+        if (classify(entry.path().filename().string())) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 G10Measurements readG10Measurements(const G10MeasurementFiles& files, size_t kernelCount) {

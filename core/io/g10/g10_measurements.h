@@ -23,6 +23,10 @@ struct G10MeasurementFiles {
 std::optional<G10MeasurementFiles> findG10MeasurementFiles(const std::filesystem::path& folder,
                                                            std::optional<std::int64_t> batch);
 
+// Every measurement file of any batch in `folder` (cudnn<B>.txt, cudnn<B>PF.txt,
+// cudnn<B>InputPF.txt, cudnn<B>Workspace.txt), sorted by name; none when it cannot be listed.
+std::vector<std::filesystem::path> listG10MeasurementFiles(const std::filesystem::path& folder);
+
 struct G10Measurements {
     G10MeasurementFiles files;
     std::vector<Nanoseconds> ideal;           // everything resident

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 
 namespace spillway {
 
@@ -116,7 +117,11 @@ double G10LineFields::number(std::string_view what) {
     const char* first = line_.data() + pos_;
     const char* last = line_.data() + line_.size();
     const auto [ptr, ec] = std::from_chars(first, last, value);
+    if (ec == std::errc::result_out_of_range)
+        fail(fmt::format("{} (a number within the range of a double)", what));
     if (ec != std::errc() || ptr == first) fail(fmt::format("{} (a number)", what));
+    // from_chars reads "inf" and "nan" too: never a time or a size.
+    if (!std::isfinite(value)) fail(fmt::format("{} (a finite number)", what));
     pos_ = static_cast<size_t>(ptr - line_.data());
     return value;
 }

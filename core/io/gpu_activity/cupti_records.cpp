@@ -14,7 +14,10 @@ using namespace gpu_activity;
 
 namespace {
 
-Nanoseconds ns(std::uint64_t t) { return static_cast<Nanoseconds>(t); }
+// CUPTI's clock counts from the epoch (about 2^60 ns now); a time or size past INT64_MAX would
+// wrap negative, so it saturates there and the builder refuses it as past the bounds.
+Nanoseconds ns(std::uint64_t t) { return t > std::uint64_t(INT64_MAX) ? INT64_MAX : static_cast<Nanoseconds>(t); }
+Bytes bytesOf(std::uint64_t b) { return b > std::uint64_t(INT64_MAX) ? INT64_MAX : static_cast<Bytes>(b); }
 
 MemoryKind memoryKind(std::uint32_t code) {
     switch (code) {
@@ -79,6 +82,7 @@ void RecordParser::add(const KernelRecord& r) {
     k.deviceId = r.deviceId;
     k.streamId = r.streamId;
     k.correlationId = r.correlationId;
+    k.where = fmt::format("kernel record {}", capture_.kernels.size());
     capture_.kernels.push_back(std::move(k));
 }
 
@@ -91,7 +95,7 @@ void RecordParser::add(const MemoryRecord& r) {
     m.allocation = r.memoryOperationType == kMemoryOperationAllocation;
     m.kind = memoryKind(r.memoryKind);
     m.address = r.address;
-    m.bytes = static_cast<Bytes>(r.bytes);
+    m.bytes = bytesOf(r.bytes);
     m.time = ns(r.timestamp);
     m.deviceId = r.deviceId;
     m.where = fmt::format("MEMORY2 record {}", capture_.memory.size());
@@ -99,12 +103,12 @@ void RecordParser::add(const MemoryRecord& r) {
 }
 
 void RecordParser::add(const MemcpyRecord& r) {
-    capture_.copies.push_back({false, copyDirection(r.copyKind), static_cast<Bytes>(r.bytes), ns(r.start), ns(r.end),
+    capture_.copies.push_back({false, copyDirection(r.copyKind), bytesOf(r.bytes), ns(r.start), ns(r.end),
                                r.deviceId});
 }
 
 void RecordParser::add(const MemsetRecord& r) {
-    capture_.copies.push_back({true, CopyDirection::Other, static_cast<Bytes>(r.bytes), ns(r.start), ns(r.end),
+    capture_.copies.push_back({true, CopyDirection::Other, bytesOf(r.bytes), ns(r.start), ns(r.end),
                                r.deviceId});
 }
 

@@ -25,6 +25,7 @@ struct KernelRecord {
     // When the host launched it (nsys: the runtime call with the same correlation id); phases
     // from NVTX ranges, which are host time, are looked up at this time when it is known.
     std::optional<Nanoseconds> launchTime;
+    std::string where;  // the record in the source, for errors: "CUPTI_ACTIVITY_KIND_KERNEL row 7"
 };
 
 enum class MemoryKind { Device, Managed, DeviceStatic, ManagedStatic, Pinned, Pageable, Array, Unknown };

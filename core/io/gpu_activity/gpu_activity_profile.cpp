@@ -3,6 +3,7 @@
 #include "core/io/base/import_error.h"
 #include "core/io/torch_trace/torch_trace_phases.h"
 #include "core/trace/format_units.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
@@ -278,6 +279,28 @@ struct TensorCounts {
     std::int64_t betweenKernels = 0;  // allocated and freed between two kernels
 };
 
+// Sizes within the bound of number_limits.h, so that pairing, summing and the profile never hold
+// more: a record past it is refused, naming the record.
+void checkSizes(const Capture& capture) {
+    for (const auto& m : capture.memory)
+        if (m.bytes > kMaxBytes)
+            throw ImportError(capture.sourcePath, fmt::format("{}: {}", m.where, outOfBytesRange(m.bytes)));
+    for (const auto& c : capture.copies)
+        if (c.bytes > kMaxBytes)
+            throw ImportError(capture.sourcePath, fmt::format("a {} of {}", c.memset ? "memset" : "memcpy",
+                                                              outOfBytesRange(c.bytes)));
+}
+
+// `t` - `origin` as a time in the profile: at most the 13-day bound, or the record is refused.
+Nanoseconds sinceOrigin(Nanoseconds t, Nanoseconds origin, const std::string& file, const std::string& where) {
+    Nanoseconds d = 0;
+    if (__builtin_sub_overflow(t, origin, &d) || d > kMaxDurationNs)
+        throw ImportError(file, fmt::format("{}: at {} ns it is more than the 13-day (2^50 ns) limit of a time in a "
+                                            "profile after the capture's first event (at {} ns)",
+                                            where, t, origin));
+    return d;
+}
+
 // The steps of buildProfile, in the order build() takes them, over what they share.
 class ProfileBuilder {
 public:
@@ -288,6 +311,7 @@ public:
             throw ImportError(capture_.sourcePath, "no kernels in the capture: nothing ran on the GPU while it was "
                                                    "recorded (or the kernel records were not collected)");
         p_.metadata.notes = capture_.notes;
+        checkSizes(capture_);
         takeKernelsOfMainDevice();
         keepKernelsInIteration();
         describeCapture();
@@ -378,6 +402,14 @@ void ProfileBuilder::describeCapture() {
     origin_ = kernels_.front().start;
     for (const auto& m : capture_.memory)
         if (m.deviceId == device_ && onGpu(m.kind)) origin_ = std::min(origin_, m.time);
+    // Every time the profile keeps is measured from the origin and must fit the bound; kernel
+    // ends too, so no duration below overflows.
+    for (const auto& k : kernels_) {
+        sinceOrigin(k.start, origin_, capture_.sourcePath, k.where);
+        sinceOrigin(k.end, origin_, capture_.sourcePath, k.where);
+    }
+    for (const auto& m : capture_.memory)
+        if (m.deviceId == device_ && onGpu(m.kind)) sinceOrigin(m.time, origin_, capture_.sourcePath, m.where);
 
     p_.metadata.source = capture_.source;
     p_.metadata.sourcePath = capture_.sourcePath;
@@ -395,7 +427,7 @@ void ProfileBuilder::addKernels() {
         k.id = static_cast<KernelId>(i);
         k.name = r.name;
         k.op = baseName(r.name);
-        k.duration = r.end - r.start;
+        k.duration = r.end - r.start;  // both within 2^50 ns of the origin (describeCapture)
         if (k.duration < 1) {
             k.duration = 1;
             ++raised_;
@@ -594,7 +626,7 @@ void ProfileBuilder::noteCopies() {
     for (const auto& c : capture_.copies) {
         auto& [count, bytes] = copies[c.memset ? std::string("memset") : "memcpy " + std::string(toString(c.direction))];
         ++count;
-        bytes += c.bytes;
+        bytes = checkedAdd(bytes, c.bytes, "the bytes of the capture's copies");
     }
     if (copies.empty()) return;
     std::string text;

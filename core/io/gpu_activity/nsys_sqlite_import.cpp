@@ -207,6 +207,7 @@ void readKernels(Export& ex, const std::unordered_map<std::int64_t, std::string>
         k.deviceId = r.optionalInteger(3).value_or(0);
         k.streamId = r.optionalInteger(4).value_or(0);
         k.correlationId = r.optionalInteger(5).value_or(0);
+        k.where = r.where();
         capture.kernels.push_back(std::move(k));
     });
 }

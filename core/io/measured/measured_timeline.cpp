@@ -1,8 +1,12 @@
 #include "core/io/measured/measured_timeline.h"
 
 #include "core/io/base/file_text.h"
+#include "core/io/base/import_error.h"
+#include "core/io/base/json_dump.h"
 #include "core/io/base/json_file.h"
 #include "core/io/base/json_object_reader.h"
+
+#include <new>
 
 namespace spillway {
 
@@ -180,11 +184,15 @@ MeasuredTimeline measuredTimelineFromJson(const nlohmann::json& doc, const std::
 }
 
 MeasuredTimeline readMeasuredTimeline(const std::string& path) {
-    return measuredTimelineFromJson(readJsonFile(path), path);
+    try {
+        return measuredTimelineFromJson(readJsonFile(path), path);
+    } catch (const std::bad_alloc&) {
+        throw outOfMemoryError(path);
+    }
 }
 
 void writeMeasuredTimeline(const MeasuredTimeline& timeline, const std::string& path) {
-    writeFileAtomically(path, measuredTimelineToJson(timeline).dump(1) + "\n");
+    writeFileAtomically(path, dumpJson(measuredTimelineToJson(timeline), 1) + "\n");
 }
 
 }  // namespace spillway

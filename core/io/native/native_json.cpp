@@ -2,8 +2,11 @@
 
 #include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
+#include "core/io/base/json_dump.h"
+#include "core/io/base/json_file.h"
 #include "core/io/base/json_object_reader.h"
 #include "core/io/base/load_progress.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -54,7 +57,7 @@ void appendArray(std::string& out, const char* key, const std::vector<T>& items,
     out += fmt::format("  \"{}\": [", key);
     for (size_t i = 0; i < items.size(); ++i) {
         out += i ? ",\n    " : "\n    ";
-        out += toJson(items[i]).dump(-1, ' ', false, ordered_json::error_handler_t::strict);
+        out += dumpJson(toJson(items[i]));
     }
     out += items.empty() ? "]" : "\n  ]";
     out += last ? "\n" : ",\n";
@@ -126,13 +129,34 @@ private:
     std::vector<Frame> frames_;
 };
 
+// Sizes and durations above the bounds of number_limits.h are refused where they are read, naming
+// their field; below zero they are validateProfile's to report, with every other problem.
+Bytes sizeField(const OrderedJsonObjectReader& j, std::string_view key) {
+    const std::int64_t v = j.integer(key);
+    if (v > kMaxBytes) j.fail(j.at(key), outOfBytesRange(v));
+    return v;
+}
+
+Nanoseconds durationField(const OrderedJsonObjectReader& j, std::string_view key) {
+    const std::int64_t v = j.integer(key);
+    if (v > kMaxDurationNs) j.fail(j.at(key), outOfDurationRange(v));
+    return v;
+}
+
+// A time from the capture's zero (alloc_time_ns, captured_start_ns ...), which may be before it.
+Nanoseconds timestampField(const OrderedJsonObjectReader& j, std::string_view key) {
+    const std::int64_t v = j.integer(key);
+    if (const std::string why = outOfTimestampRange(v); !why.empty()) j.fail(j.at(key), why);
+    return v;
+}
+
 // The profile format's readers: strict (an unknown field is an error, checked before the fields
 // are read) and in the words its docs and suites quote (JsonWords::Profile).
 ProfileMetadata readMetadata(const OrderedJsonObjectReader& m) {
     m.allowOnly({"model", "batch", "device", "source", "source_path", "notes"});
     ProfileMetadata md;
     md.model = m.string("model");
-    md.batch = m.integer("batch");
+    md.batch = m.nonNegative("batch");  // 0: not known
     md.device = m.string("device");
     md.source = m.string("source");
     md.sourcePath = m.string("source_path");
@@ -150,12 +174,12 @@ Tensor readTensor(const OrderedJsonObjectReader& j) {
     Tensor t;
     t.id = j.integer("id");
     t.name = j.string("name");
-    t.bytes = j.integer("bytes");
+    t.bytes = sizeField(j, "bytes");
     t.kind = j.fromName("kind", allTensorKinds(), "tensor kind");
     t.job = j.integer("job");
     t.persistent = j.boolean("persistent");
-    if (j.has("alloc_time_ns")) t.allocTime = j.integer("alloc_time_ns");
-    if (j.has("free_time_ns")) t.freeTime = j.integer("free_time_ns");
+    if (j.has("alloc_time_ns")) t.allocTime = timestampField(j, "alloc_time_ns");
+    if (j.has("free_time_ns")) t.freeTime = timestampField(j, "free_time_ns");
     if (j.has("address")) t.address = j.unsignedInteger("address");
     if (j.has("frames")) {
         const auto& frames = j.array("frames");
@@ -174,13 +198,13 @@ Kernel readKernel(const OrderedJsonObjectReader& j) {
     k.op = j.string("op");
     k.phase = j.fromName("phase", allKernelPhases(), "kernel phase");
     k.job = j.integer("job");
-    k.duration = j.integer("duration_ns");
+    k.duration = durationField(j, "duration_ns");
     k.inputs = j.integers("inputs");
     k.outputs = j.integers("outputs");
-    if (j.has("workspace_bytes")) k.workspaceBytes = j.integer("workspace_bytes");
-    if (j.has("time_all_faulted_ns")) k.timeAllFaulted = j.integer("time_all_faulted_ns");
-    if (j.has("time_outputs_faulted_ns")) k.timeOutputsFaulted = j.integer("time_outputs_faulted_ns");
-    if (j.has("captured_start_ns")) k.capturedStart = j.integer("captured_start_ns");
+    if (j.has("workspace_bytes")) k.workspaceBytes = sizeField(j, "workspace_bytes");
+    if (j.has("time_all_faulted_ns")) k.timeAllFaulted = durationField(j, "time_all_faulted_ns");
+    if (j.has("time_outputs_faulted_ns")) k.timeOutputsFaulted = durationField(j, "time_outputs_faulted_ns");
+    if (j.has("captured_start_ns")) k.capturedStart = timestampField(j, "captured_start_ns");
     return k;
 }
 
@@ -199,7 +223,7 @@ std::string writeNativeProfile(const Profile& p) {
     md["source_path"] = p.metadata.sourcePath;
     md["notes"] = ordered_json::object();
     for (const auto& [k, v] : p.metadata.notes) md["notes"][k] = v;
-    out += "  \"metadata\": " + md.dump(-1, ' ', false, ordered_json::error_handler_t::strict) + ",\n";
+    out += "  \"metadata\": " + dumpJson(md) + ",\n";
     appendArray(out, "jobs", p.jobs,
                 [](const Job& j) {
                     ordered_json o;
@@ -231,6 +255,8 @@ Profile parseNativeProfile(std::string_view text, const std::string& fileLabel) 
         // nlohmann's message starts with "[json.exception.parse_error.101] parse error at ...: "
         if (auto pos = what.find("parse error"); pos != std::string::npos) what = what.substr(pos);
         throw ImportError(loc, "invalid JSON: " + what);
+    } catch (const nlohmann::json::exception& e) {  // a number out of range (out_of_range.406)
+        throwJsonParseFailure(fileLabel, text, e);
     }
     const OrderedJsonObjectReader r(doc, {fileLabel, JsonWords::Profile});
     const auto format = r.string("format");

@@ -15,7 +15,7 @@ using Kind = PickleValue::Kind;
 
 class Decoder {
 public:
-    explicit Decoder(const std::string& file) : file_(file) {}
+    Decoder(const std::string& file, SnapshotFrameBudget& budget) : file_(file), budget_(budget) {}
 
     MemorySnapshot decode(const PickleValue& root) {
         MemorySnapshot out;
@@ -50,6 +50,7 @@ public:
 
 private:
     const std::string& file_;
+    SnapshotFrameBudget& budget_;
     bool sawBlockHistory_ = false;
     bool sawTime_ = false;
     std::unordered_map<const void*, SnapshotFrames> framesCache_;
@@ -93,27 +94,37 @@ private:
         return nonNegativeInt(dict, key, pointer, what);
     }
 
-    std::string frameText(const PickleValue& frame, const std::string& pointer) {
+    // Cached per frame dict: a stack usually names frames that other stacks name too.
+    const std::string& frameText(const PickleValue& frame, const std::string& pointer) {
         if (auto it = frameCache_.find(frame.identity()); it != frameCache_.end()) return it->second;
         expect(frame, Kind::Dict, pointer, "a stack frame {filename, line, name}");
         const auto& filename = expect(field(frame, "filename", pointer), Kind::String, pointer + "/filename", "a file name");
         const auto& line = expect(field(frame, "line", pointer), Kind::Int, pointer + "/line", "a line number");
         const auto& name = expect(field(frame, "name", pointer), Kind::String, pointer + "/name", "a function name");
         auto text = fmt::format("{}:{}:{}", filename.asString(), line.asInt(), name.asString());
-        frameCache_.emplace(frame.identity(), text);
-        return text;
+        // Its strings may be memo references too, so even the cached text is paid for.
+        budget_.charge(0, SnapshotFrameBudget::cost(text), SourceLocation{file_, 0, 0, frame.offset(), pointer});
+        return frameCache_.emplace(frame.identity(), std::move(text)).first->second;
     }
 
-    // Frame lists are shared between blocks and events in the file; decode each list once.
+    // Frame lists are shared between blocks and events in the file; decode each list once,
+    // after pricing it: its items may all be references to one frame dict.
     SnapshotFrames frames(const PickleValue* list, const std::string& pointer) {
         static const SnapshotFrames kNone = std::make_shared<const std::vector<std::string>>();
         if (!list || list->is(Kind::None)) return kNone;
         if (auto it = framesCache_.find(list->identity()); it != framesCache_.end()) return it->second;
         expect(*list, Kind::List, pointer, "a list of stack frames");
+        const auto& items = list->items();
+        std::int64_t bytes = 0;
+        for (size_t i = 0; i < items.size(); ++i)
+            bytes = SnapshotFrameBudget::add(
+                bytes, SnapshotFrameBudget::cost(frameText(items[i], fmt::format("{}/{}", pointer, i))));
+        budget_.charge(static_cast<std::int64_t>(items.size()), bytes,
+                       SourceLocation{file_, 0, 0, list->offset(), pointer});
         std::vector<std::string> out;
-        out.reserve(list->items().size());
-        for (size_t i = 0; i < list->items().size(); ++i)
-            out.push_back(frameText(list->items()[i], fmt::format("{}/{}", pointer, i)));
+        out.reserve(items.size());
+        for (size_t i = 0; i < items.size(); ++i)
+            out.push_back(frameText(items[i], fmt::format("{}/{}", pointer, i)));
         auto shared = std::make_shared<const std::vector<std::string>>(std::move(out));
         framesCache_.emplace(list->identity(), shared);
         return shared;
@@ -252,8 +263,9 @@ private:
 
 }  // namespace
 
-MemorySnapshot decodeMemorySnapshot(const PickleValue& root, const std::string& file) {
-    return Decoder(file).decode(root);
+MemorySnapshot decodeMemorySnapshot(const PickleValue& root, const std::string& file,
+                                    SnapshotFrameBudget& budget) {
+    return Decoder(file, budget).decode(root);
 }
 
 }  // namespace spillway

@@ -9,6 +9,7 @@
 //                "time_us"; later versions add "allocator_settings" and more keys.
 // Keys this importer does not use are ignored, so newer files keep loading.
 #include "core/io/torch_snapshot/pickle_value.h"
+#include "core/io/torch_snapshot/snapshot_frame_budget.h"
 #include "core/trace/units.h"
 
 #include <cstdint>
@@ -64,7 +65,9 @@ struct MemorySnapshot {
 };
 
 // Throws ImportError naming the file, the byte offset and the path of the offending value
-// ("/segments/3/blocks/0/size") with what was expected there.
-MemorySnapshot decodeMemorySnapshot(const PickleValue& root, const std::string& file);
+// ("/segments/3/blocks/0/size") with what was expected there. Every stack decoded is charged
+// to `budget` before its strings are made (each distinct list once: they stay shared).
+MemorySnapshot decodeMemorySnapshot(const PickleValue& root, const std::string& file,
+                                    SnapshotFrameBudget& budget);
 
 }  // namespace spillway

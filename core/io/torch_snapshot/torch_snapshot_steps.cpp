@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace spillway {
 
@@ -71,7 +72,8 @@ std::string tensorName(const SnapshotAllocation& a) {
 
 class Builder {
 public:
-    Builder(const MemorySnapshot& snapshot, const std::string& file) : snap_(snapshot), file_(file) {}
+    Builder(const MemorySnapshot& snapshot, const std::string& file, SnapshotFrameBudget& budget)
+        : snap_(snapshot), file_(file), budget_(budget) {}
 
     Profile build() {
         const auto found = collectAllocations(snap_);
@@ -80,6 +82,7 @@ public:
                                      "alloc/free events); record history with "
                                      "torch.cuda.memory._record_memory_history() before "
                                      "torch.cuda.memory._dump_snapshot()");
+        chargeStackCopies(found);
         findTimeOrigin();
         std::map<std::int64_t, std::vector<const SnapshotAllocation*>> byDevice;
         for (const auto& a : found.allocations) byDevice[a.device].push_back(&a);
@@ -91,9 +94,26 @@ public:
 private:
     const MemorySnapshot& snap_;
     const std::string& file_;
+    SnapshotFrameBudget& budget_;
     Profile profile_;
     bool timed_ = false;
     std::int64_t originUs_ = 0;
+
+    // Every tensor gets its own copy of its stack (Tensor::frames), however many allocations
+    // share it in the file: price all the copies before making any.
+    void chargeStackCopies(const SnapshotAllocations& found) {
+        std::unordered_map<const void*, std::int64_t> bytesOfStack;
+        std::int64_t frames = 0, bytes = 0;
+        for (const auto& a : found.allocations) {
+            if (!a.frames) continue;
+            auto [it, fresh] = bytesOfStack.try_emplace(a.frames.get(), 0);
+            if (fresh)
+                for (const auto& f : *a.frames) it->second = SnapshotFrameBudget::add(it->second, SnapshotFrameBudget::cost(f));
+            frames = SnapshotFrameBudget::add(frames, static_cast<std::int64_t>(a.frames->size()));
+            bytes = SnapshotFrameBudget::add(bytes, it->second);
+        }
+        budget_.charge(frames, bytes, SourceLocation{file_, 0, 0, -1, {}});
+    }
 
     // Times are used only when every event that matters has one; they are then relative to the
     // earliest event of any device.
@@ -218,8 +238,9 @@ private:
 
 }  // namespace
 
-Profile profileFromSnapshot(const MemorySnapshot& snapshot, const std::string& file) {
-    return Builder(snapshot, file).build();
+Profile profileFromSnapshot(const MemorySnapshot& snapshot, const std::string& file,
+                            SnapshotFrameBudget& budget) {
+    return Builder(snapshot, file, budget).build();
 }
 
 }  // namespace spillway

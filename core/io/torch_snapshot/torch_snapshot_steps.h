@@ -15,6 +15,7 @@
 // A step lasts from its first event to the next step's first event (time_us), at least 1 ns;
 // without times every step lasts a nominal 1 us. One job per CUDA device.
 #include "core/io/torch_snapshot/torch_snapshot_allocations.h"
+#include "core/io/torch_snapshot/snapshot_frame_budget.h"
 #include "core/io/torch_snapshot/torch_snapshot_model.h"
 #include "core/trace/profile.h"
 
@@ -22,7 +23,9 @@
 
 namespace spillway {
 
-// Throws ImportError (naming `file`) when the snapshot holds no allocation at all.
-Profile profileFromSnapshot(const MemorySnapshot& snapshot, const std::string& file);
+// Throws ImportError (naming `file`) when the snapshot holds no allocation at all, or when the
+// copies of the stacks that the tensors get (one per tensor) would exceed `budget`.
+Profile profileFromSnapshot(const MemorySnapshot& snapshot, const std::string& file,
+                            SnapshotFrameBudget& budget);
 
 }  // namespace spillway

@@ -1,8 +1,10 @@
 #include "core/io/torch_trace/torch_trace_events.h"
 
 #include "core/io/base/import_error.h"
+#include "core/io/base/json_file.h"
 #include "core/io/base/json_object_reader.h"
 #include "core/io/base/load_progress.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -26,21 +28,28 @@ bool isReadCategory(std::string_view category) {
 }
 
 // Kineto writes microseconds, as integers (1.x) or with three decimals (2.x). Integers are
-// kept exact: absolute epoch microseconds do not fit a double's 53 bits at ns resolution.
+// kept exact: absolute epoch microseconds do not fit a double's 53 bits at ns resolution. Times
+// are kept within +-2^62 ns (146 years from the epoch), so that the difference of any two fits in
+// 64 bits; how far apart they may be is checked after the trace's origin is known
+// (torch_trace_import.cpp).
 Nanoseconds microseconds(const JsonObjectReader& e, std::string_view key) {
-    constexpr std::int64_t kLimit = std::numeric_limits<std::int64_t>::max() / 1000;
+    constexpr std::int64_t kLimitNs = std::int64_t{1} << 62;
+    constexpr std::int64_t kLimitUs = kLimitNs / 1000;
+    const auto outOfRange = [&](const std::string& value) {
+        e.fail(e.at(key), fmt::format("time {} us is out of range: a trace's times are at most 2^62 ns "
+                                      "(146 years) from the epoch",
+                                      value));
+    };
     const json& v = e.get(key);
     if (v.is_number_integer()) {
-        if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(kLimit))
-            e.fail(e.at(key), "time out of range (more than 292 years in microseconds)");
+        if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(kLimitUs)) outOfRange(v.dump());
         const auto us = v.get<std::int64_t>();
-        if (us > kLimit || us < -kLimit) e.fail(e.at(key), "time out of range");
+        if (us > kLimitUs || us < -kLimitUs) outOfRange(v.dump());
         return us * 1000;
     }
     if (v.is_number_float()) {
         const double us = v.get<double>();
-        if (!std::isfinite(us) || std::fabs(us) > double(kLimit))
-            e.fail(e.at(key), fmt::format("time {} out of range", v.dump()));
+        if (!std::isfinite(us) || std::fabs(us) > double(kLimitUs)) outOfRange(v.dump());
         return static_cast<Nanoseconds>(std::llround(us * 1000.0));
     }
     e.fail(e.at(key), fmt::format("expected a number of microseconds, found {}", v.dump()));
@@ -65,6 +74,8 @@ Span readSpan(const JsonObjectReader& e, std::string category, size_t index) {
     if (s.duration < 0)
         e.fail(e.at("dur"), fmt::format("negative duration {} us for \"{}\"; a span cannot end before it starts",
                                         e.get("dur").dump(), s.name));
+    if (s.duration > kMaxDurationNs)
+        e.fail(e.at("dur"), fmt::format("\"{}\" lasts {}", s.name, outOfDurationRange(s.duration)));
     if (auto args = e.json().find("args"); args != e.json().end() && args->is_object())
         if (auto c = args->find("correlation"); c != args->end())
             s.correlation = e.integerAt(*c, e.at("args") + "/correlation");
@@ -77,7 +88,12 @@ MemoryEvent readMemory(const JsonObjectReader& e, size_t index) {
     m.time = microseconds(e, "ts");
     const auto args = e.object("args", "an object with Addr, Bytes and Device Type");
     m.address = args.unsignedInteger("Addr", "a non-negative integer address");
+    // Positive: allocated; negative: freed. Either way at most the bound, so its negation fits.
     m.bytes = args.integer("Bytes");
+    if (m.bytes > kMaxBytes || m.bytes < -kMaxBytes)
+        args.fail(args.at("Bytes"), fmt::format("{} bytes is out of range: an allocation or a free is at most 1 PiB "
+                                                "(2^50 bytes)",
+                                                m.bytes));
     m.deviceType = args.integer("Device Type");
     if (args.has("Device Id")) m.deviceId = args.integer("Device Id");
     m.eventIndex = index;
@@ -119,11 +135,15 @@ json parseDocument(std::string_view text, const std::string& file) {
             const auto relaxed = withoutTrailingCommas(text);
             if (relaxed.size() != text.size()) return json::parse(relaxed);
         } catch (const json::parse_error&) {
+        } catch (const json::exception& e) {  // a number out of range: found in the file as it is
+            throwJsonParseFailure(file, text, e);
         }
         auto loc = locateOffset(file, text, static_cast<std::int64_t>(strictError.byte) - 1);
         std::string what = strictError.what();
         if (auto pos = what.find("parse error"); pos != std::string::npos) what = what.substr(pos);
         throw ImportError(loc, fmt::format("invalid JSON ({}): {}", kExpected, what));
+    } catch (const json::exception& e) {  // a number out of range (out_of_range.406)
+        throwJsonParseFailure(file, text, e);
     }
 }
 

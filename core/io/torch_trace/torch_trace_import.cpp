@@ -7,6 +7,7 @@
 #include "core/io/torch_trace/torch_trace_memory.h"
 #include "core/io/torch_trace/torch_trace_phases.h"
 #include "core/io/torch_trace/torch_trace_tensors.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
@@ -80,10 +81,27 @@ void addNotes(ProfileMetadata& md, const TraceEvents& events, const PhaseMap& ph
                                                category);
 }
 
+// Times are from the trace's earliest event: each must be within the bound of a time in a profile
+// (13 days), which also keeps every span's end (start + duration) within 64 bits.
+void checkTimesFromOrigin(const TraceEvents& events) {
+    const auto check = [&](Nanoseconds t, std::size_t eventIndex) {
+        if (t <= kMaxDurationNs) return;
+        SourceLocation where;
+        where.file = events.file;
+        where.jsonPointer = fmt::format("/traceEvents/{}/ts", eventIndex);
+        throw ImportError(where, fmt::format("this event is {} ns after the trace's first event; a trace may span "
+                                             "at most the 13-day (2^50 ns) limit of a time in a profile",
+                                             t));
+    };
+    for (const auto& s : events.spans) check(s.start, s.eventIndex);
+    for (const auto& m : events.memory) check(m.time, m.eventIndex);
+}
+
 }  // namespace
 
 Profile parseTorchTrace(std::string_view text, const std::string& fileLabel) {
     const TraceEvents events = parseTraceEvents(text, fileLabel);
+    checkTimesFromOrigin(events);
     const PhaseMap phases = PhaseMap::build(events);
     const KernelSelection selection = selectKernels(events, phases);
     if (selection.kernels.empty())
