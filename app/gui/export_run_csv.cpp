@@ -1,8 +1,8 @@
 #include "app/gui/export_run_csv.h"
 
+#include "app/gui/save_bytes.h"
 #include "views/format_units.h"
 
-#include <QSaveFile>
 #include <QStringList>
 
 namespace spillway::app {
@@ -15,14 +15,6 @@ QString csvField(const QString& text) {
     QString quoted = text;
     quoted.replace('"', "\"\"");
     return '"' + quoted + '"';
-}
-
-QString writeText(const QString& path, const QString& text) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) return QObject::tr("%1: %2").arg(path, file.errorString());
-    file.write(text.toUtf8());
-    if (!file.commit()) return QObject::tr("%1: %2").arg(path, file.errorString());
-    return {};
 }
 
 }  // namespace
@@ -88,8 +80,8 @@ QString totalsCsv(const views::RunViewData& run) {
 }
 
 QString exportRunCsv(const views::RunViewData& run, const QString& kernelsCsvPath) {
-    if (QString error = writeText(kernelsCsvPath, kernelsCsv(run)); !error.isEmpty()) return error;
-    return writeText(totalsCsvPathFor(kernelsCsvPath), totalsCsv(run));
+    if (QString error = saveBytes(kernelsCsvPath, kernelsCsv(run).toUtf8()); !error.isEmpty()) return error;
+    return saveBytes(totalsCsvPathFor(kernelsCsvPath), totalsCsv(run).toUtf8());
 }
 
 }  // namespace spillway::app

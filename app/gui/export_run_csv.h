@@ -19,7 +19,7 @@ QString totalsCsvPathFor(const QString& kernelsCsvPath);
 QString kernelsCsv(const views::RunViewData& run);
 QString totalsCsv(const views::RunViewData& run);
 
-// Writes both files (each through QSaveFile). Returns "" or why it failed, naming the file.
+// Writes both files (each through saveBytes). Returns "" or why it failed, naming the file.
 QString exportRunCsv(const views::RunViewData& run, const QString& kernelsCsvPath);
 
 }  // namespace spillway::app

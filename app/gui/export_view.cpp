@@ -1,10 +1,12 @@
 #include "app/gui/export_view.h"
 
+#include "app/gui/save_bytes.h"
+
 #include <QFileInfo>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPicture>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <qcustomplot.h>
@@ -66,21 +68,21 @@ QString exportViewImage(QWidget* view, const QString& path) {
 
 QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat format) {
     if (!view || view->width() <= 0 || view->height() <= 0) return failure(path, QObject::tr("there is no view to export"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return failure(path, file.errorString());
+    // Drawn into memory, then saved through the one write path (save_bytes.h).
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     const QSize size = view->size();
     switch (format) {
     case ViewImageFormat::Png: {
         // grab() renders the widget as the screen shows it, device pixel ratio included.
-        if (!view->grab().toImage().save(&file, "PNG")) {
-            file.cancelWriting();
+        if (!view->grab().toImage().save(&buffer, "PNG")) {
             return failure(path, QObject::tr("the PNG encoder failed"));
         }
         break;
     }
     case ViewImageFormat::Svg: {
         QSvgGenerator svg;
-        svg.setOutputDevice(&file);
+        svg.setOutputDevice(&buffer);
         svg.setResolution(view->logicalDpiX());  // the screen's: see above paintVector
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
@@ -88,7 +90,6 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
         svg.setDescription(QStringLiteral("Exported from Spillway"));
         QPainter painter;
         if (!painter.begin(&svg)) {
-            file.cancelWriting();
             return failure(path, QObject::tr("cannot start the SVG writer"));
         }
         paintVector(view, painter);
@@ -98,7 +99,7 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
     case ViewImageFormat::Pdf: {
         // One page exactly the widget's size, one device unit per widget pixel at the screen's
         // resolution (see above paintVector).
-        QPdfWriter pdf(&file);
+        QPdfWriter pdf(&buffer);
         pdf.setCreator(QStringLiteral("Spillway"));
         const int dpi = view->logicalDpiX();
         pdf.setResolution(dpi);
@@ -106,7 +107,6 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
         pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / dpi, QPageSize::Point, QString(), QPageSize::ExactMatch));
         QPainter painter;
         if (!painter.begin(&pdf)) {
-            file.cancelWriting();
             return failure(path, QObject::tr("cannot start the PDF writer"));
         }
         paintVector(view, painter);
@@ -114,8 +114,7 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
         break;
     }
     }
-    if (!file.commit()) return failure(path, file.errorString());
-    return {};
+    return saveBytes(path, buffer.data());
 }
 
 }  // namespace spillway::app

@@ -2,7 +2,8 @@
 // File > Export > Current View: a tab's widget as PNG (what the screen shows, pixel for pixel),
 // SVG or PDF (vector: QCustomPlot charts are replayed as drawing commands, everything else is
 // rendered through QWidget::render). The format follows the file's suffix. Files are written
-// through QSaveFile, so a failed export never leaves a half-written file where an older one was.
+// through saveBytes (core's one write path), so a failed export never leaves a half-written file
+// where an older one was, and a FIFO or device is written into, not replaced.
 #include <QString>
 
 class QWidget;

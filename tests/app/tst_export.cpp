@@ -28,6 +28,10 @@
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTabWidget>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -150,6 +154,31 @@ private slots:
         QCOMPARE(totals["iteration_time"], r.iterationTime);
         QCOMPARE(totals["traffic_host_to_gpu"], r.traffic[static_cast<int>(LinkId::HostToGpu)]);
         QCOMPARE(totals["kernels"], qint64(r.kernels.size()));
+    }
+
+    // Issue 15: QSaveFile renamed a file over a FIFO (or, as root, over /dev/null); the app's
+    // exports now go through core's one write path, which writes into what is not a regular file.
+    void exportsIntoAFifoKeepTheFifo() {
+        const auto run = quotedNameRun();
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("run.csv");
+        const QByteArray name = QFile::encodeName(fifo);
+        QCOMPARE(::mkfifo(name.constData(), 0600), 0);
+        // The reader is this test itself, opened first and non-blocking, so the write neither
+        // blocks nor depends on another thread.
+        const int reader = ::open(name.constData(), O_RDWR | O_NONBLOCK);
+        QVERIFY(reader >= 0);
+        const QString error = app::exportRunCsv(*run, fifo);
+        QCOMPARE(error, QString());
+        struct stat st {};
+        QCOMPARE(::stat(name.constData(), &st), 0);
+        QVERIFY2(S_ISFIFO(st.st_mode), "the FIFO was replaced by a file");
+        QByteArray got(1 << 16, '\0');
+        const auto n = ::read(reader, got.data(), got.size());
+        ::close(reader);
+        QVERIFY(n > 0);
+        QVERIFY(got.startsWith("index,position,kernel_id,name"));
+        QVERIFY(!QFileInfo::exists(fifo + ".part"));
     }
 
     void viewImagesAreRealFiles() {

@@ -84,6 +84,40 @@ private slots:
         QCOMPARE(window.viewData(), before);
     }
 
+    // Issue 15: what `validate` calls an error (here a negative size) is refused by File > Open
+    // as by every CLI command, with the file and the JSON pointer, and the views keep what they had.
+    void openRefusesWhatValidateCallsAnError() {
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QSignalSpy loaded(&window, &MainWindow::profileLoaded);
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        window.openProfile(fixtureProfilePath("tiny-mlp.profile.json"));
+        QVERIFY(loaded.wait(30000));
+        const auto before = window.viewData();
+
+        QFile source(fixtureProfilePath("tiny-mlp.profile.json"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QByteArray text = source.readAll();
+        const QRegularExpression firstSize(QStringLiteral("\"bytes\": *\\d+"));
+        const auto match = firstSize.match(QString::fromUtf8(text));
+        QVERIFY(match.hasMatch());
+        text.replace(match.capturedStart(), match.capturedLength(), "\"bytes\": -5");
+        QTemporaryDir dir;
+        const QString negative = dir.filePath("negative.profile.json");
+        QFile out(negative);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+
+        window.openProfile(negative);
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(loaded.count(), 1);
+        const QString where = failed.last().at(1).toString(), what = failed.last().at(2).toString();
+        QVERIFY2(where.contains("negative.profile.json: /tensors/0/bytes"), qPrintable(where));
+        QVERIFY2(what.contains("expected a positive size"), qPrintable(what));
+        QCOMPARE(window.viewData(), before);
+    }
+
     void closeEmptiesTheTables() {
         MainWindow window;
         window.setErrorDialogsEnabled(false);
