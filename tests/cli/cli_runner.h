@@ -1,7 +1,9 @@
 #pragma once
-// Runs the real spillway-cli binary (SPILLWAY_CLI_PATH) and collects its exit code and output.
+// Runs the real spillway-cli binary (SPILLWAY_CLI_PATH), or any other program, and collects its
+// exit code and output.
 #include <QByteArray>
 #include <QProcess>
+#include <QString>
 #include <QStringList>
 
 struct CliRun {
@@ -10,13 +12,19 @@ struct CliRun {
     QByteArray err;
 };
 
-inline CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
+// Any program (spillway-replay, or /bin/sh where a test needs a shell's limits), read the same
+// way as the CLI, so a suite checks every tool's exit code and output alike.
+inline CliRun runProgram(const QString& program, const QStringList& args, int timeoutMs = 300000) {
     QProcess p;
-    p.start(QStringLiteral(SPILLWAY_CLI_PATH), args);
+    p.start(program, args);
     CliRun r;
     if (!p.waitForFinished(timeoutMs)) return r;
     r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 300000) {
+    return runProgram(QStringLiteral(SPILLWAY_CLI_PATH), args, timeoutMs);
 }

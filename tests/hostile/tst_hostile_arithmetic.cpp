@@ -3,7 +3,7 @@
 // bounded where it is read, so an overlapping layout is never "valid"; a plan's arena slot
 // beyond the bounds is refused by `verify`; and the simulator refuses a profile that cannot fit
 // the machine before it allocates anything per block (a 32 TiB tensor used 2.4 GB first).
-#include "tests/cli/cli_runner.h"
+#include "tests/hostile/hostile_support.h"
 #include "tests/support/profile_builder.h"
 
 #include "core/analysis/peak.h"
@@ -28,6 +28,7 @@
 #include <limits>
 
 using namespace spillway;
+using namespace spillway::hostile;
 using spillway::testing::ProfileBuilder;
 
 namespace {
@@ -35,16 +36,6 @@ namespace {
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr Bytes k2To62 = Bytes{1} << 62;
 const QString kTinyMlp = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/profiles/tiny-mlp.profile.json");
-
-bool writeBytes(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 // a on bytes [2^62, 2^62 + 2^62 + 2^61) and b inside it, both live on [0, 2): a's end does not
 // fit in 64 bits; wrapped, it is negative and b seems to sit above it.

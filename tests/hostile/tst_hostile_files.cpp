@@ -3,13 +3,14 @@
 // a file over it); writing to a folder is refused. Reading a FIFO or a device is refused before it
 // is opened (opening a FIFO for reading waits for a writer: every loader hung). A file too large
 // for the memory left is an error naming the file, not "std::bad_alloc".
+#include "tests/hostile/hostile_support.h"
+
 #include "core/io/base/import_error.h"
 #include "core/io/measured/measured_timeline.h"
 #include "core/lesson/lesson.h"
 #include "core/workload/workload.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -20,58 +21,17 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "tests/cli/cli_runner.h"
-
 using namespace spillway;
+using namespace spillway::hostile;
 
 namespace {
 
 const QString kProfile = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/profiles/tiny-mlp.profile.json");
-// Long enough for any command here to finish on a loaded machine; a hang shows as code -1.
-constexpr int kHangMs = 60000;
-
-struct Run {
-    int code = -1;  // -1: did not finish in time; -2: crashed
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runProgram(const QString& program, const QStringList& args, int timeoutMs = kHangMs) {
-    QProcess p;
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(timeoutMs)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-QString replayPath() { return qEnvironmentVariable("SPILLWAY_REPLAY"); }
-
-// Runs spillway-cli or spillway-replay: a first word "replay" picks the replay tool.
-Run runTool(QStringList args, int timeoutMs = kHangMs) {
-    if (!args.isEmpty() && args.front() == QStringLiteral("replay")) {
-        args.pop_front();
-        return runProgram(replayPath(), args, timeoutMs);
-    }
-    return runProgram(QStringLiteral(SPILLWAY_CLI_PATH), args, timeoutMs);
-}
 
 QStringList substituted(QStringList args, const QMap<QString, QString>& values) {
     for (QString& a : args)
         for (auto it = values.begin(); it != values.end(); ++it) a.replace(it.key(), it.value());
     return args;
-}
-
-bool writeBytes(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 mode_t fileTypeOf(const QString& path) {
@@ -128,7 +88,7 @@ private slots:
         QVERIFY2(!replayPath().isEmpty(), "SPILLWAY_REPLAY is not set (run through ctest)");
         QVERIFY(dir_.isValid());
         plan_ = dir_.filePath("tiny.plan.json");
-        const Run r = runTool({"plan", kProfile, "--policy", "uvm", "--export", plan_});
+        const CliRun r = runTool({"plan", kProfile, "--policy", "uvm", "--export", plan_});
         QVERIFY2(r.code == 0, r.err.constData());
         csv_ = dir_.filePath("problem.csv");
         QVERIFY(writeBytes(csv_, "id,lower,upper,size\n0,0,2,64\n1,1,3,32\n2,2,4,64\n"));
@@ -159,7 +119,7 @@ private slots:
         QVERIFY(makeFifo(fifo));
         HeldFifo held(fifo);
         QVERIFY(held.ok());
-        const Run r = runTool(substituted(args, placeholders(fifo)));
+        const CliRun r = runTool(substituted(args, placeholders(fifo)));
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(fileTypeOf(fifo), mode_t(S_IFIFO));
         QVERIFY2(!QFile::exists(fifo + ".part"), "a .part file was left beside the FIFO");
@@ -182,7 +142,7 @@ private slots:
              {QStringList{"simulate", kProfile, "--policy", "uvm", "--json", null},
               QStringList{"simulate", kProfile, "--policy", "uvm", "--chrome-trace", null},
               QStringList{"convert", kProfile, "-o", null, "--force"}}) {
-            const Run r = runTool(args);
+            const CliRun r = runTool(args);
             QVERIFY2(r.code == 0, r.err.constData());
             QCOMPARE(fileTypeOf(null), mode_t(S_IFCHR));
             QVERIFY(!QFile::exists(null + ".part"));
@@ -195,7 +155,7 @@ private slots:
         const QString link = dir_.filePath("link.json");
         QVERIFY(writeBytes(target, "old"));
         QVERIFY(QFile::link(target, link));
-        const Run r = runTool({"simulate", kProfile, "--policy", "uvm", "--json", link});
+        const CliRun r = runTool({"simulate", kProfile, "--policy", "uvm", "--json", link});
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(fileTypeOf(link), mode_t(S_IFLNK));
         QVERIFY(isJson(readBytes(target)));
@@ -205,7 +165,7 @@ private slots:
         const QString later = dir_.filePath("later.json");
         const QString dangling = dir_.filePath("dangling.json");
         QVERIFY(QFile::link(later, dangling));
-        const Run again = runTool({"convert", kProfile, "-o", dangling, "--force"});
+        const CliRun again = runTool({"convert", kProfile, "-o", dangling, "--force"});
         QVERIFY2(again.code == 0, again.err.constData());
         QCOMPARE(fileTypeOf(dangling), mode_t(S_IFLNK));
         QVERIFY(isJson(readBytes(later)));
@@ -217,7 +177,7 @@ private slots:
     void writesThroughAProcLinkToStdout() {
         const QString link = dir_.filePath("stdout.json");
         QVERIFY(QFile::link(QStringLiteral("/proc/self/fd/1"), link));
-        const Run r = runTool({"simulate", kProfile, "--policy", "uvm", "--json", link});
+        const CliRun r = runTool({"simulate", kProfile, "--policy", "uvm", "--json", link});
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(fileTypeOf(link), mode_t(S_IFLNK));
         QVERIFY(!QFile::exists(link + ".part"));
@@ -227,7 +187,7 @@ private slots:
     void refusesToWriteOverAFolder() {
         const QString folder = dir_.filePath("a-folder");
         QVERIFY(QDir().mkpath(folder));
-        const Run r = runTool({"simulate", kProfile, "--policy", "uvm", "--json", folder});
+        const CliRun r = runTool({"simulate", kProfile, "--policy", "uvm", "--json", folder});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(folder.toUtf8() + ": is a folder"), r.err.constData());
         QCOMPARE(fileTypeOf(folder), mode_t(S_IFDIR));
@@ -266,7 +226,7 @@ private slots:
         QVERIFY(makeFifo(fifo));
         auto values = placeholders({});
         values["%fifo%"] = fifo;
-        const Run r = runTool(substituted(args, values));
+        const CliRun r = runTool(substituted(args, values));
         QVERIFY2(r.code != -1, "hung on the FIFO");
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(fifo.toUtf8() + ": not a regular file (a FIFO)"), r.err.constData());
@@ -280,7 +240,7 @@ private slots:
         QVERIFY(QDir().mkpath(g10));
         QVERIFY(makeFifo(g10 + "/kernels.config"));
         QVERIFY(writeBytes(g10 + "/tensors.config", "tensor0 Is weight (global)?: 0, Size in byte: 64, Range:0--64\n"));
-        const Run folder = runTool({"info", g10});
+        const CliRun folder = runTool({"info", g10});
         QVERIFY2(folder.code != -1, "hung on the FIFO");
         QCOMPARE(folder.code, 2);
         QVERIFY2(folder.err.contains("kernels.config: not a regular file (a FIFO)"), folder.err.constData());
@@ -290,7 +250,7 @@ private slots:
         const QString workload = dir_.filePath("fifo.workload.json");
         QVERIFY(writeBytes(workload, R"({"format": "spillway.workload/1", "hardware": "g10-a100",
             "jobs": [{"name": "a", "profile": "job.fifo", "iterations": 1}]})"));
-        const Run jobs = runTool({"simulate", workload});
+        const CliRun jobs = runTool({"simulate", workload});
         QVERIFY2(jobs.code != -1, "hung on the FIFO");
         QCOMPARE(jobs.code, 2);
         QVERIFY2(jobs.err.contains("job.fifo: not a regular file (a FIFO)"), jobs.err.constData());
@@ -319,7 +279,7 @@ private slots:
 
     // A character device would stream forever (/dev/zero) or read as empty (/dev/null).
     void refusesToReadADevice() {
-        const Run r = runTool({"info", "/dev/zero", "--from", "spillway"});
+        const CliRun r = runTool({"info", "/dev/zero", "--from", "spillway"});
         QVERIFY2(r.code != -1, "read /dev/zero forever");
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("/dev/zero: not a regular file (a character device)"), r.err.constData());
@@ -343,12 +303,12 @@ private slots:
         }
         const auto limited = [](const QString& program, const QStringList& args) {
             QStringList shellArgs{"-c", "ulimit -v 524288 && exec \"$0\" \"$@\"", program};
-            return runProgram(QStringLiteral("/bin/sh"), shellArgs + args);
+            return runProgram(QStringLiteral("/bin/sh"), shellArgs + args, kHangMs);
         };
-        const Run info = limited(QStringLiteral(SPILLWAY_CLI_PATH), {"info", big});
+        const CliRun info = limited(QStringLiteral(SPILLWAY_CLI_PATH), {"info", big});
         QCOMPARE(info.code, 2);
         QVERIFY2(info.err.contains(big.toUtf8() + ": out of memory reading this file"), info.err.constData());
-        const Run replay = limited(replayPath(), {plan_, big, "--backend", "host", "-o", dir_.filePath("m3.json")});
+        const CliRun replay = limited(replayPath(), {plan_, big, "--backend", "host", "-o", dir_.filePath("m3.json")});
         QCOMPARE(replay.code, 2);
         QVERIFY2(replay.err.contains(big.toUtf8() + ": out of memory reading this file"), replay.err.constData());
     }

@@ -3,6 +3,8 @@
 // the bad-input exit code (spillway-replay said 3, "no GPU"). A name with bytes that are not UTF-8
 // (a G10 config or a pickle may hold any byte) is written with each such byte as the four
 // characters \xHH, so convert and every --json output work and stay valid UTF-8.
+#include "tests/hostile/hostile_support.h"
+
 #include "core/io/base/import_error.h"
 #include "core/io/base/json_dump.h"
 #include "core/io/base/json_file.h"
@@ -10,58 +12,22 @@
 #include "core/lesson/lesson.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
-#include "tests/cli/cli_runner.h"
-
 using namespace spillway;
+using namespace spillway::hostile;
 
 namespace {
 
 const QString kSource = QStringLiteral(SPILLWAY_SOURCE_DIR);
 const QString kProfile = kSource + "/tests/fixtures/profiles/tiny-mlp.profile.json";
 
-struct Run {
-    int code = -1;  // -1: did not finish in time; -2: crashed
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runProgram(const QString& program, const QStringList& args) {
-    QProcess p;
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(120000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-QString replayPath() { return qEnvironmentVariable("SPILLWAY_REPLAY"); }
-
-// spillway-cli, or spillway-replay when the first word is "replay".
-Run runTool(QStringList args) {
-    if (!args.isEmpty() && args.front() == QStringLiteral("replay")) {
-        args.pop_front();
-        return runProgram(replayPath(), args);
-    }
-    return runProgram(QStringLiteral(SPILLWAY_CLI_PATH), args);
-}
-
-bool writeBytes(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+// Each run's limit: the two minutes this suite gave every run before the runner was shared
+// (twice kHangMs); a hang still shows as code -1.
+constexpr int kRunMs = 120000;
 
 // Valid UTF-8 survives a round trip through QString; any other byte comes back as U+FFFD.
 bool isUtf8(const QByteArray& bytes) { return QString::fromUtf8(bytes).toUtf8() == bytes; }
@@ -119,7 +85,7 @@ private slots:
         QVERIFY2(!replayPath().isEmpty(), "SPILLWAY_REPLAY is not set (run through ctest)");
         QVERIFY(dir_.isValid());
         plan_ = dir_.filePath("tiny.plan.json");
-        const Run r = runTool({"plan", kProfile, "--policy", "uvm", "--export", plan_});
+        const CliRun r = runTool({"plan", kProfile, "--policy", "uvm", "--export", plan_}, kRunMs);
         QVERIFY2(r.code == 0, r.err.constData());
         g10_ = writeG10WithByteFF(dir_.filePath("g10-ff"));
     }
@@ -155,7 +121,7 @@ private slots:
         const QByteArray text = withFirstMember(readBytes(source.isEmpty() ? plan_ : source), R"(["1e999", -1e400])");
         QVERIFY(writeBytes(file, text));
         args.replaceInStrings("%file%", file);
-        const Run r = runTool(args);
+        const CliRun r = runTool(args, kRunMs);
         QCOMPARE(r.code, 2);
         const QByteArray place = placeOnLine2(file, text, "-1e400");
         QVERIFY2(r.err.contains(place + ": number -1e400 is out of range"), (place + " | " + r.err).constData());
@@ -208,7 +174,7 @@ private slots:
         const QString out = output.isEmpty() ? QString() : dir_.filePath(output);
         args.replaceInStrings("%in%", g10_);
         args.replaceInStrings("%out%", out);
-        const Run r = runTool(args);
+        const CliRun r = runTool(args, kRunMs);
         QVERIFY2(r.code == 0, r.err.constData());
         const QByteArray written = out.isEmpty() ? r.out : readBytes(out);
         QVERIFY2(isUtf8Json(written), written.left(300).constData());
@@ -219,19 +185,20 @@ private slots:
     // The plan of such a profile replays, and the measured timeline is written the same way.
     void nonUtf8NamesInAMeasuredTimeline() {
         const QString plan = dir_.filePath("ff-replay.plan.json");
-        const Run planned = runTool({"plan", g10_, "--policy", "uvm", "--export", plan});
+        const CliRun planned = runTool({"plan", g10_, "--policy", "uvm", "--export", plan}, kRunMs);
         QVERIFY2(planned.code == 0, planned.err.constData());
         const QString measured = dir_.filePath("ff.measured.json");
-        const Run r = runTool({"replay", plan, g10_, "--backend", "host", "-o", measured});
+        const CliRun r = runTool({"replay", plan, g10_, "--backend", "host", "-o", measured}, kRunMs);
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(isUtf8Json(readBytes(measured)));
     }
 
     // An error about a file whose own name is not UTF-8, asked for as JSON.
     void errorAboutANonUtf8FileNameAsJson() {
-        const Run r = runProgram(QStringLiteral("/bin/sh"),
-                                 {"-c", R"sh(cd "$1" && exec "$0" info --json "$(printf 'missing-\377.json')")sh",
-                                  QStringLiteral(SPILLWAY_CLI_PATH), dir_.path()});
+        const CliRun r = runProgram(QStringLiteral("/bin/sh"),
+                                    {"-c", R"sh(cd "$1" && exec "$0" info --json "$(printf 'missing-\377.json')")sh",
+                                     QStringLiteral(SPILLWAY_CLI_PATH), dir_.path()},
+                                    kRunMs);
         QCOMPARE(r.code, 2);
         QVERIFY2(isUtf8Json(r.out), r.out.constData());
         QCOMPARE(QByteArray::fromStdString(nlohmann::json::parse(r.out.toStdString())["error"]["file"].get<std::string>()),

@@ -4,16 +4,17 @@
 // killed. A size of 2^45 bytes is within the bounds: the simulator's capacity check refuses it
 // (B2's suite), not an importer. Files that would make an unfixed build allocate without end are
 // only ever given to commands that stop at loading (validate, info, presets).
-#include "tests/cli/cli_runner.h"
+#include "tests/hostile/hostile_support.h"
 
 #include "core/io/base/import_error.h"
 #include "core/io/gpu_activity/cupti_records.h"
 #include "core/workload/workload.h"
 
-#include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+using namespace spillway::hostile;
 
 namespace {
 
@@ -32,25 +33,6 @@ constexpr const char* kProfile = R"({"format":"spillway.profile/1",
 
 const QString kMinimalTrace = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/torch/minimal.trace.json");
 const QString kTinyMlp = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/profiles/tiny-mlp.profile.json");
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-    f.write(text);
-    return path;
-}
-
-// `text` with its only occurrence of `from` replaced by `to`.
-QByteArray replacedOnce(QByteArray text, const QByteArray& from, const QByteArray& to) {
-    if (text.count(from) != 1) qFatal("\"%s\" is not in the text exactly once", from.constData());
-    return text.replace(from, to);
-}
 
 const QString kG10A100 = QStringLiteral(SPILLWAY_SOURCE_DIR "/resources/hardware/g10-a100.json");
 
@@ -126,7 +108,7 @@ private slots:
 
     // A free of -2^63 bytes without its allocation in the trace became a tensor of -2^63 bytes.
     void torchMemoryEventOfMinusTwoToThe63IsRefused() {
-        const QByteArray trace = replacedOnce(readAll(kMinimalTrace), "\"Bytes\": 4096,",
+        const QByteArray trace = replacedOnce(readBytes(kMinimalTrace), "\"Bytes\": 4096,",
                                               "\"Bytes\": -9223372036854775808,");
         const QString path = writeFile(dir_, "hostile.trace.json", trace);
         EXPECT_REFUSED(runCli({"validate", path}), path, "/traceEvents/1/args/Bytes", "1 PiB");
@@ -135,7 +117,7 @@ private slots:
 
     void torchSpanLongerThanTheBoundIsRefused() {
         // 2^50 ns is 1125899906842.624 us: a span of 2^51 ns (2251799813685 us) is past it.
-        const QByteArray trace = replacedOnce(readAll(kMinimalTrace), "\"ts\": 21, \"dur\": 10,",
+        const QByteArray trace = replacedOnce(readBytes(kMinimalTrace), "\"ts\": 21, \"dur\": 10,",
                                               "\"ts\": 21, \"dur\": 2251799813685,");
         const QString path = writeFile(dir_, "long.trace.json", trace);
         EXPECT_REFUSED(runCli({"validate", path}), path, "/traceEvents/3/dur", "13-day");
@@ -144,7 +126,7 @@ private slots:
     // ts is absolute (microseconds since the epoch, ~1.7e15): fine on its own, but an event 2^51 ns
     // after the trace's first one makes times the profile cannot hold.
     void torchTraceSpanningMoreThanTheBoundIsRefused() {
-        const QByteArray trace = replacedOnce(readAll(kMinimalTrace), "\"ts\": 81, \"dur\": 2.5,",
+        const QByteArray trace = replacedOnce(readBytes(kMinimalTrace), "\"ts\": 81, \"dur\": 2.5,",
                                               "\"ts\": 2251799813685, \"dur\": 2.5,");
         const QString path = writeFile(dir_, "spread.trace.json", trace);
         EXPECT_REFUSED(runCli({"validate", path}), path, "/traceEvents/13/ts", "13-day");
@@ -153,7 +135,7 @@ private slots:
     void torchTimestampThatOverflowsNanosecondsIsRefused() {
         // 2^63 / 1000 us does not fit int64 nanoseconds; neither does 1e300.
         for (const QByteArray ts : {QByteArray("9223372036854775"), QByteArray("1e300")}) {
-            const QByteArray trace = replacedOnce(readAll(kMinimalTrace), "\"ts\": 81, \"dur\": 2.5,",
+            const QByteArray trace = replacedOnce(readBytes(kMinimalTrace), "\"ts\": 81, \"dur\": 2.5,",
                                                   "\"ts\": " + ts + ", \"dur\": 2.5,");
             const QString path = writeFile(dir_, "far.trace.json", trace);
             const auto r = runCli({"validate", path});
@@ -164,7 +146,7 @@ private slots:
 
     void torchEpochTimestampsStillLoad() {
         // Kineto writes absolute microseconds since the epoch (2.x with three decimals).
-        QString trace = QString::fromUtf8(readAll(kMinimalTrace));
+        QString trace = QString::fromUtf8(readBytes(kMinimalTrace));
         static const QRegularExpression ts(QStringLiteral("\"ts\": ([0-9.]+)"));
         QString shifted;
         qsizetype last = 0;
@@ -182,28 +164,54 @@ private slots:
 
     void hardwareFileWithAbsurdCapacityIsRefused() {
         const QString path = writeFile(dir_, "absurd.hw.json",
-                                       replacedOnce(readAll(kG10A100), "\"gpu_capacity_bytes\": \"40GiB\"",
+                                       replacedOnce(readBytes(kG10A100), "\"gpu_capacity_bytes\": \"40GiB\"",
                                                     "\"gpu_capacity_bytes\": 4611686018427387904"));
         // presets only reads and prints the machine: safe on a build that accepts it.
         EXPECT_REFUSED(runCli({"presets", path}), path, "/gpu_capacity_bytes", "1 PiB");
         EXPECT_REFUSED(runCli({"simulate", kTinyMlp, "--hw", path}), path, "/gpu_capacity_bytes", "1 PiB");
         // With a unit: 4096 TiB is 2^52 bytes.
         const QString unit = writeFile(dir_, "unit.hw.json",
-                                       replacedOnce(readAll(kG10A100), "\"gpu_capacity_bytes\": \"40GiB\"",
+                                       replacedOnce(readBytes(kG10A100), "\"gpu_capacity_bytes\": \"40GiB\"",
                                                     "\"gpu_capacity_bytes\": \"4096TiB\""));
         EXPECT_REFUSED(runCli({"presets", unit}), unit, "/gpu_capacity_bytes", "1 PiB");
     }
 
     void hardwareFileWithAbsurdLatencyOrBandwidthIsRefused() {
         const QString latency = writeFile(dir_, "latency.hw.json",
-                                          replacedOnce(readAll(kG10A100), "\"fault_latency_ns\": \"45us\"",
+                                          replacedOnce(readBytes(kG10A100), "\"fault_latency_ns\": \"45us\"",
                                                        "\"fault_latency_ns\": 9223372036854775807"));
         EXPECT_REFUSED(runCli({"presets", latency}), latency, "/fault_latency_ns", "13-day");
         const QString bandwidth =
             writeFile(dir_, "bw.hw.json",
-                      replacedOnce(readAll(kG10A100), "\"host_to_gpu\": { \"bytes_per_s\": \"15.754GB/s\"",
+                      replacedOnce(readBytes(kG10A100), "\"host_to_gpu\": { \"bytes_per_s\": \"15.754GB/s\"",
                                    "\"host_to_gpu\": { \"bytes_per_s\": 9223372036854775807"));
         EXPECT_REFUSED(runCli({"presets", bandwidth}), bandwidth, "/host_to_gpu/bytes_per_s", "1 PiB/s");
+    }
+
+    // --set and a workload's hardware.set meet the bounds of a hardware file (one check).
+    void hardwareSetAboveTheBoundIsRefused() {
+        const CliRun r = runCli({"simulate", kTinyMlp, "--hw", "g10-a100", "--set", "gpu_capacity=4096TiB"});
+        QVERIFY2(r.code == 2 && r.err.contains("gpu_capacity") && r.err.contains("1 PiB"), r.err.constData());
+        const CliRun latency = runCli({"simulate", kTinyMlp, "--set", "fault_latency=9223372036854775807"});
+        QVERIFY2(latency.code == 2 && latency.err.contains("13-day"), latency.err.constData());
+    }
+
+    // Each size within its bound, their sum past 2^63: refused when the file is loaded, naming
+    // the file, before any analysis adds them up (8193 tensors of 1 PiB).
+    void sizesSummingPast64BitsAreRefusedNamingTheFile() {
+        std::string tensors, kernels;
+        for (int i = 0; i < 8193; ++i) {
+            tensors += (i ? ",\n" : "") + std::string(R"({"id":)") + std::to_string(i) +
+                       R"(,"name":"t","bytes":1125899906842624,"kind":"activation","job":0,"persistent":false})";
+            kernels += (i ? ",\n" : "") + std::string(R"({"id":)") + std::to_string(i) +
+                       R"(,"name":"k","op":"op","phase":"forward","job":0,"duration_ns":1000,"inputs":[],"outputs":[)" +
+                       std::to_string(i) + "]}";
+        }
+        const std::string text = R"({"format":"spillway.profile/1",
+ "metadata":{"model":"m","batch":1,"device":"d","source":"hand","source_path":"x","notes":{}},
+ "jobs":[{"id":0,"name":"j"}], "tensors":[)" + tensors + R"(], "kernels":[)" + kernels + "]}\n";
+        const QString path = writeFile(dir_, "many.profile.json", QByteArray::fromStdString(text));
+        EXPECT_REFUSED(runCli({"info", path}), path, "", "overflows 64 bits");
     }
 
     void workloadStartAboveTheBoundIsRefused() {

@@ -4,9 +4,8 @@
 // in `info` and wrote a 1.08 GB JSON in `convert`. Stacks are now counted by what they cost
 // once copied, and a file that expands past the limit is refused with a message naming it.
 // The pickles are written here byte by byte (protocol 4), as Python's pickler lays them out.
-#include "tests/cli/cli_runner.h"
+#include "tests/hostile/hostile_support.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -14,6 +13,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+using namespace spillway::hostile;
 
 namespace {
 
@@ -121,15 +122,6 @@ std::string sharedStackSnapshot(int events, int frames, std::string_view filenam
     return p.bytes();
 }
 
-QString writeFile(const QTemporaryDir& dir, const QString& name, const std::string& bytes) {
-    const auto path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes.data(), static_cast<qint64>(bytes.size())) !=
-                                             static_cast<qint64>(bytes.size()))
-        return {};
-    return path;
-}
-
 }  // namespace
 
 class TestHostilePickle : public QObject {
@@ -161,7 +153,7 @@ private slots:
         const auto bytes = sharedStackSnapshot(60, 500000, "model.py");
         // About 1.0 MB: under the reader's cap (256 values per byte), 30M frames once copied.
         QVERIFY(bytes.size() > 900000 && bytes.size() < 1100000);
-        const auto path = writeFile(dir, QStringLiteral("bomb.pickle"), bytes);
+        const auto path = writeFile(dir, QStringLiteral("bomb.pickle"), QByteArray::fromStdString(bytes));
         QVERIFY(!path.isEmpty());
         expectRefused(dir, path);
     }
@@ -175,7 +167,7 @@ private slots:
         longName += ".py";
         const auto bytes = sharedStackSnapshot(1, 500000, longName);
         QVERIFY(bytes.size() < 1100000);
-        const auto path = writeFile(dir, QStringLiteral("long-names.pickle"), bytes);
+        const auto path = writeFile(dir, QStringLiteral("long-names.pickle"), QByteArray::fromStdString(bytes));
         QVERIFY(!path.isEmpty());
         expectRefused(dir, path);
     }
@@ -184,7 +176,8 @@ private slots:
         // 60 events sharing a 1000-frame stack: 60k frames once copied, well within the limit.
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const auto path = writeFile(dir, QStringLiteral("shared.pickle"), sharedStackSnapshot(60, 1000, "model.py"));
+        const auto bytes = QByteArray::fromStdString(sharedStackSnapshot(60, 1000, "model.py"));
+        const auto path = writeFile(dir, QStringLiteral("shared.pickle"), bytes);
         QVERIFY(!path.isEmpty());
         const auto info = runCli({QStringLiteral("info"), path});
         QVERIFY2(info.code == 0, info.err.constData());

@@ -2,11 +2,13 @@
 // simulate and plan with exit 0 because only `validate` looked for them. Every command that loads
 // a profile now refuses what validate calls an error: exit 2, naming the file, the first
 // problem's JSON pointer and how many there are; `validate` itself still lists them all, exit 1.
-#include "tests/cli/cli_runner.h"
+#include "tests/hostile/hostile_support.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+using namespace spillway::hostile;
 
 namespace {
 
@@ -21,19 +23,6 @@ constexpr const char* kProfile = R"({"format":"spillway.profile/1",
   {"id":0,"name":"k0","op":"op","phase":"forward","job":0,"duration_ns":1000,"inputs":[],"outputs":[0]},
   {"id":1,"name":"k1","op":"op","phase":"forward","job":0,"duration_ns":2000,"inputs":[0],"outputs":[1]}]}
 )";
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-    f.write(text);
-    return path;
-}
-
-QByteArray replacedOnce(QByteArray text, const QByteArray& from, const QByteArray& to) {
-    if (text.count(from) != 1) qFatal("\"%s\" is not in the text exactly once", from.constData());
-    return text.replace(from, to);
-}
 
 QString describe(const CliRun& r) {
     return QStringLiteral("exit %1; stdout: %2; stderr: %3")

@@ -2,6 +2,7 @@
 
 #include "core/io/base/import_error.h"
 #include "core/io/torch_snapshot/torch_snapshot_kinds.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
@@ -132,6 +133,24 @@ private:
             }
         timed_ = any && all;
         if (!timed_) originUs_ = 0;
+        if (timed_) checkTimeSpan();
+    }
+
+    // A time from the origin is a native profile's alloc_time_ns / free_time_ns, bounded to
+    // 2^50 ns (number_limits.h); a snapshot spanning longer is refused here, at its event, rather
+    // than converted into a profile that does not read back (found by fuzz_torch_snapshot).
+    void checkTimeSpan() const {
+        constexpr std::int64_t kMaxSpanUs = kMaxDurationNs / 1000;
+        for (const auto& trace : snap_.deviceTraces)
+            for (const auto& e : trace) {
+                if (!e.timeUs || (e.action != SnapshotAction::Alloc && e.action != SnapshotAction::FreeCompleted)) continue;
+                // Both within +-INT64_MAX/1000 (the reader's check): the difference cannot overflow.
+                if (*e.timeUs - originUs_ > kMaxSpanUs)
+                    throw ImportError(SourceLocation{file_, 0, 0, e.byteOffset, {}},
+                                      fmt::format("this event is {} us after the snapshot's earliest one; a snapshot "
+                                                  "may span at most the 13-day (2^50 ns) limit",
+                                                  *e.timeUs - originUs_));
+            }
     }
 
     const std::vector<SnapshotEvent>& events(std::int64_t device) const {
