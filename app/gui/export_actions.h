@@ -52,6 +52,8 @@ public:
     // false (and does nothing) while another plan export runs.
     bool exportPlanTo(const QString& path);
     bool isExportingPlan() const { return planJob_.isRunning(); }
+    // Plan exports still on a worker, cancelled ones included (they wind down to their next step).
+    int unfinishedPlanExports() const { return planJob_.unfinished(); }
     // The progress dialog's Cancel: nothing is written, even if the worker finishes later.
     void cancelPlanExport();
     // Message boxes on (default); tests turn them off and watch planExportFinished.
