@@ -40,11 +40,12 @@ int runHarness(Stage&& importStage) {
     return 0;
 }
 
-// The checks every imported profile gets: validateProfile runs (its problems are allowed: the
-// loader reports them, it does not crash on them), then the native JSON round trip: written,
-// read back, equal to what was written (bytes that are not UTF-8 read back as the text \xHH the
-// writer puts for them) and written again to the same bytes (the profile's hash). Any exception
-// or difference is a finding.
+// The checks every imported profile gets: the gate every command but `validate` puts a loaded
+// profile through (requireValidProfile: validateProfile's problems and 64-bit totals), whose
+// ImportError is a rejection like the importer's own; then, for a valid profile, the native
+// JSON round trip: written, read back, equal to what was written (bytes that are not UTF-8 read
+// back as the text \xHH the writer puts for them) and written again to the same bytes (the
+// profile's hash). Any other exception or difference is a finding.
 void checkProfile(const Profile& profile);
 
 std::string_view asText(const std::uint8_t* data, std::size_t size);

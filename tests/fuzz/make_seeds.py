@@ -97,12 +97,13 @@ def seeds_torch_trace(src, shared, out):
             emit(out, p.removesuffix(".gz"), trim_trace(doc))
 
 
-def trim_snapshot(value):
-    """A real snapshot with its lists cut short: the first segments, blocks, frames, events."""
+def trim_lists(value, keep=4):
+    """The same data with every list cut to its first `keep` items, at every depth: a snapshot's
+    segments, blocks, frames and events, a measured timeline's iterations and kernels."""
     if isinstance(value, dict):
-        return {k: trim_snapshot(v) for k, v in value.items()}
+        return {k: trim_lists(v, keep) for k, v in value.items()}
     if isinstance(value, list):
-        return [trim_snapshot(v) for v in value[:4]]
+        return [trim_lists(v, keep) for v in value[:keep]]
     return value
 
 
@@ -111,7 +112,7 @@ def seeds_torch_snapshot(src, shared, out):
         emit(out, p, read(p))
     for p in sorted(glob.glob(f"{shared}/h200/captures/*.snapshot.pickle")):
         # Plain data only (the importer's safe reader accepts nothing else), so pickle can load it.
-        small = trim_snapshot(pickle.loads(read(p)))
+        small = trim_lists(pickle.loads(read(p)))
         for protocol in (2, 4):
             emit(out, f"{os.path.basename(p)}.p{protocol}", pickle.dumps(small, protocol=protocol))
 
@@ -261,6 +262,16 @@ def seeds_workload(src, shared, out):
 def seeds_plan(src, shared, out):
     for p in files(f"{shared}/h200/replays/*.plan.json", max_bytes=128 * 1024):
         emit(out, p, read(p))
+
+
+def seeds_hardware_json(src, shared, out):
+    for p in files(f"{src}/resources/hardware/*.json"):
+        emit(out, p, read(p))
+
+
+def seeds_measured_timeline(src, shared, out):
+    for p in sorted(glob.glob(f"{shared}/h200/replays/*.measured.json")):
+        emit(out, p, json.dumps(trim_lists(json.loads(read(p)), keep=12), indent=1))
 
 
 def seeds_minimalloc_csv(src, shared, out):
