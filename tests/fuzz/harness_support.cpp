@@ -6,6 +6,8 @@
 #include "core/io/valid_profile.h"
 #include "core/trace/number_limits.h"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -164,6 +166,19 @@ std::string_view asText(const std::uint8_t* data, std::size_t size) {
 
 namespace {
 
+// Scratch folders of harness processes that are gone (a crash, a timeout, a killed fork-mode
+// job skip the exit handler): named spillway-fuzz-<pid>-*, removed when <pid> no longer runs.
+void removeStaleFolders(const fs::path& base) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(base, ec)) {
+        const std::string name = entry.path().filename().string();
+        const std::string prefix = "spillway-fuzz-";
+        if (!name.starts_with(prefix)) continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+    }
+}
+
 // Allocated once and never freed: the exit handler that removes the folder runs after static
 // objects are destroyed.
 const fs::path& processFolder() {
@@ -171,7 +186,8 @@ const fs::path& processFolder() {
         std::error_code ec;
         fs::path base = "/dev/shm";
         if (!fs::is_directory(base, ec)) base = fs::temp_directory_path();
-        std::string pattern = (base / "spillway-fuzz-XXXXXX").string();
+        removeStaleFolders(base);
+        std::string pattern = (base / ("spillway-fuzz-" + std::to_string(getpid()) + "-XXXXXX")).string();
         if (mkdtemp(pattern.data()) == nullptr) finding("test setup", "cannot create a scratch folder");
         auto* made = new fs::path(pattern);
         std::atexit([] {
