@@ -6,6 +6,7 @@
 #include "core/io/base/import_error.h"
 #include "core/io/native/native_json.h"
 #include "runtime/capture/cupti_record_copy.h"
+#include "runtime/capture/unified_memory_counters.h"
 
 #include <cupti.h>
 
@@ -30,8 +31,9 @@ struct CaptureState {
     RecordParser parser;
     std::size_t bufferBytes = 8u << 20;
     std::uint64_t buffersLost = 0;
-    bool unifiedMemory = false;
-    std::string unifiedMemoryNote;
+    bool wantUnifiedMemory = false;               // SPILLWAY_CAPTURE_UM is not 0
+    std::atomic<bool> unifiedMemoryTried{false};  // the counters are set up once per process
+    std::string unifiedMemoryNote;                // the cupti_unified_memory note; under `mutex`
 };
 
 CaptureState& state() {
@@ -76,33 +78,46 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
     std::free(buffer);
 }
 
-// Page faults and migrations by cause, for every device of the process.
-void enableUnifiedMemoryCounters(CaptureState& s) {
-    const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
-        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
-        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
-        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
-        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
-        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING,
-        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING,
-    };
-    CUpti_ActivityUnifiedMemoryCounterConfig config[std::size(kinds)] = {};
-    for (std::size_t i = 0; i < std::size(kinds); ++i) {
-        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES;
-        config[i].kind = kinds[i];
-        config[i].deviceId = 0;
-        config[i].enable = 1;
-    }
-    const CUptiResult rc = cuptiActivityConfigureUnifiedMemoryCounter(config, std::size(kinds));
-    if (rc != CUPTI_SUCCESS) {
-        // Not supported on this device, OS or virtualisation (vGPU, WSL, MPS): capture the rest.
-        const char* text = nullptr;
-        cuptiGetResultString(rc, &text);
-        s.unifiedMemoryNote = fmt::format("unified-memory counters unavailable: {}", text ? text : "unknown error");
-        warn(s.unifiedMemoryNote);
+// Page faults and migrations by cause, for every device of the process: once, at the first
+// moment CUPTI accepts them (unified_memory_counters.h). No lock is held while CUPTI runs: it may
+// hand over a buffer (bufferCompleted takes the lock) from inside any call.
+void tryUnifiedMemoryCounters(std::string_view when) {
+    auto& s = state();
+    if (!s.wantUnifiedMemory || s.unifiedMemoryTried.exchange(true)) return;
+    const spillway::capture::UnifiedMemoryCupti cupti{cuptiActivityConfigureUnifiedMemoryCounter, cuptiActivityEnable,
+                                                     cuptiGetResultString};
+    const auto outcome = spillway::capture::enableUnifiedMemoryCounters(cupti, when);
+    if (!outcome.warning.empty()) warn(outcome.warning);
+    std::lock_guard lock(s.mutex);
+    s.unifiedMemoryNote = outcome.note;
+}
+
+// CUPTI's resource callbacks: the driver has finished cuInit (the time to configure the
+// counters), or a context was created without that callback having come (a late try, which
+// CUPTI may refuse; the note says which it was).
+void CUPTIAPI onResource(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void*) {
+    if (domain != CUPTI_CB_DOMAIN_RESOURCE) return;
+    if (cbid == CUPTI_CBID_RESOURCE_CU_INIT_FINISHED) tryUnifiedMemoryCounters(spillway::capture::kAtDriverInitialised);
+    else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) tryUnifiedMemoryCounters(spillway::capture::kAtFirstContext);
+}
+
+// InitializeInjection runs inside cuInit, before the driver is initialised: the counters are
+// configured from the resource callback that follows. Without a subscriber (CUPTI allows one
+// per process: Nsight tools, cuda-gdb or another profiler may hold it) they are tried at once.
+void scheduleUnifiedMemoryCounters() {
+    CUpti_SubscriberHandle subscriber = nullptr;
+    const CUptiResult rc = cuptiSubscribe(&subscriber, onResource, nullptr);
+    if (rc == CUPTI_SUCCESS &&
+        ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CU_INIT_FINISHED),
+           "asking for the driver-initialised callback") &&
+        ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+           "asking for the context-created callback"))
         return;
-    }
-    s.unifiedMemory = ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), "enabling UM counters");
+    const char* text = nullptr;
+    cuptiGetResultString(rc, &text);
+    const auto why = rc == CUPTI_SUCCESS ? std::string("its callbacks could not be enabled")
+                                         : fmt::format("cuptiSubscribe failed: {}", text ? text : "unknown CUPTI error");
+    tryUnifiedMemoryCounters(fmt::format("from InitializeInjection inside cuInit, without a CUPTI subscriber ({})", why));
 }
 
 // The output path; when another process of the same run (a child also loads this library)
@@ -120,6 +135,16 @@ std::filesystem::path outputPath() {
     return out;
 }
 
+// Under s.mutex.
+std::string unifiedMemoryNoteAtExit(CaptureState& s) {
+    if (!s.wantUnifiedMemory) return "disabled (SPILLWAY_CAPTURE_UM=0, --no-um)";
+    if (!s.unifiedMemoryNote.empty()) return s.unifiedMemoryNote;
+    const auto never = spillway::capture::unifiedMemoryNeverTried(
+        "CUPTI called back neither when the driver finished initialising nor when a context was created");
+    warn(never.warning);
+    return never.note;
+}
+
 void writeProfileAtExit() {
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     auto& s = state();
@@ -131,8 +156,7 @@ void writeProfileAtExit() {
     const auto out = outputPath();
     try {
         auto profile = s.parser.finish(out.string(), env("SPILLWAY_CAPTURE_MODEL"));
-        if (!s.unifiedMemoryNote.empty()) profile.metadata.notes["cupti_unified_memory"] = s.unifiedMemoryNote;
-        else if (!s.unifiedMemory) profile.metadata.notes["cupti_unified_memory"] = "disabled (SPILLWAY_CAPTURE_UM=0)";
+        profile.metadata.notes["cupti_unified_memory"] = unifiedMemoryNoteAtExit(s);
         profile.metadata.notes["capture.pid"] = std::to_string(getpid());
         spillway::saveNativeProfile(profile, out);
         warn(fmt::format("wrote {} ({} kernels, {} tensors)", out.string(), profile.kernels.size(),
@@ -153,8 +177,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
         s.bufferBytes = static_cast<std::size_t>(mb) << 20;
     if (!ok(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted), "registering the buffer callbacks"))
         return 0;
-    // Unified-memory counters are configured before any other kind is enabled.
-    if (env("SPILLWAY_CAPTURE_UM", "1") != "0") enableUnifiedMemoryCounters(s);
+    s.wantUnifiedMemory = env("SPILLWAY_CAPTURE_UM", "1") != "0";
+    if (s.wantUnifiedMemory) scheduleUnifiedMemoryCounters();
     ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE), "enabling device records");
     // CONCURRENT_KERNEL, not KERNEL: the latter serialises every kernel launch.
     ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "enabling kernel records");

@@ -36,6 +36,13 @@ static_assert(cupti::kUmAccessRead == CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_
 static_assert(cupti::kUmAccessWrite == CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_WRITE);
 static_assert(cupti::kUmAccessAtomic == CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_ATOMIC);
 static_assert(cupti::kUmAccessPrefetch == CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH);
+static_assert(cupti::kUmRemoteMapCoherence == CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_COHERENCE);
+static_assert(cupti::kUmRemoteMapThrashing == CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_THRASHING);
+static_assert(cupti::kUmRemoteMapPolicy == CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_POLICY);
+static_assert(cupti::kUmRemoteMapOutOfMemory == CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_OUT_OF_MEMORY);
+static_assert(cupti::kUmRemoteMapEviction == CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_EVICTION);
+static_assert(cupti::kUmFlagInCpu == CUPTI_ACTIVITY_FLAG_THRASHING_IN_CPU);
+static_assert(cupti::kUmFlagInCpu == CUPTI_ACTIVITY_FLAG_THROTTLING_IN_CPU);
 
 cupti::KernelRecord copyRecord(const CuptiKernel& r) {
     cupti::KernelRecord k;

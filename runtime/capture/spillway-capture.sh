@@ -13,8 +13,8 @@ page faults and migrations of PROGRAM through CUPTI, and writes a spillway.profi
 
   -o, --output FILE   the profile to write (refuses an existing file without --force)
   --model NAME        the model name stored in the profile (default: the file name)
-  --no-um             do not record unified-memory counters (less overhead; needed where the
-                      driver does not support them)
+  --no-um             do not record unified-memory counters (less overhead; where the driver
+                      refuses them the capture goes on without, and the profile says why)
   --buffer-mb N       CUPTI activity buffer size in MiB (default 8)
   --force             overwrite OUT if it exists
 Environment passed to the program: CUDA_INJECTION64_PATH, SPILLWAY_CAPTURE_OUTPUT,

@@ -64,6 +64,17 @@ std::string accessType(std::uint32_t flags) {
     }
 }
 
+std::string remoteMapCause(std::uint32_t flags) {
+    switch (flags) {
+    case kUmRemoteMapCoherence: return "coherence";
+    case kUmRemoteMapThrashing: return "thrashing";
+    case kUmRemoteMapPolicy: return "policy";
+    case kUmRemoteMapOutOfMemory: return "out of memory";
+    case kUmRemoteMapEviction: return "eviction";
+    default: return "unknown cause";
+    }
+}
+
 }  // namespace
 
 std::string demangle(const std::string& name) {
@@ -144,9 +155,23 @@ void RecordParser::add(const UnifiedMemoryRecord& r) {
         u.deviceId = r.dstId;
         u.cause = migrationCause(r.flags);
         break;
-    case kUmThrashing: u.event = UnifiedMemoryEvent::Thrashing; u.deviceId = r.srcId; break;
-    case kUmThrottling: u.event = UnifiedMemoryEvent::Throttling; u.deviceId = r.srcId; break;
-    case kUmRemoteMap: u.event = UnifiedMemoryEvent::RemoteMap; u.deviceId = r.dstId; break;
+    case kUmThrashing:
+        // srcId is not one device but the OR of the devices fighting over the region.
+        u.event = UnifiedMemoryEvent::Thrashing;
+        u.end = u.start;  // CUPTI: ignore `end`
+        if (r.flags & kUmFlagInCpu) u.cause = "in cpu";
+        break;
+    case kUmThrottling:
+        u.event = UnifiedMemoryEvent::Throttling;
+        u.deviceId = r.srcId;
+        if (r.flags & kUmFlagInCpu) u.cause = "in cpu";
+        break;
+    case kUmRemoteMap:
+        u.event = UnifiedMemoryEvent::RemoteMap;
+        u.deviceId = r.dstId;
+        u.end = u.start;  // CUPTI: ignore `end`
+        u.cause = remoteMapCause(r.flags);
+        break;
     default: u.event = UnifiedMemoryEvent::Other; break;
     }
     capture_.unifiedMemory.push_back(std::move(u));

@@ -51,6 +51,15 @@ inline constexpr std::uint32_t kUmAccessRead = 1;
 inline constexpr std::uint32_t kUmAccessWrite = 2;
 inline constexpr std::uint32_t kUmAccessAtomic = 3;
 inline constexpr std::uint32_t kUmAccessPrefetch = 4;
+// CUpti_ActivityUnifiedMemoryRemoteMapCause (flags of a remote-map record)
+inline constexpr std::uint32_t kUmRemoteMapCoherence = 1;
+inline constexpr std::uint32_t kUmRemoteMapThrashing = 2;
+inline constexpr std::uint32_t kUmRemoteMapPolicy = 3;
+inline constexpr std::uint32_t kUmRemoteMapOutOfMemory = 4;
+inline constexpr std::uint32_t kUmRemoteMapEviction = 5;
+// CUpti_ActivityFlag of thrashing and throttling records: CUPTI_ACTIVITY_FLAG_THRASHING_IN_CPU,
+// CUPTI_ACTIVITY_FLAG_THROTTLING_IN_CPU.
+inline constexpr std::uint32_t kUmFlagInCpu = 1;
 
 // CUpti_ActivityKernel10 (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), the fields read.
 struct KernelRecord {
@@ -87,7 +96,9 @@ struct MemsetRecord {
     std::uint32_t deviceId = 0;
 };
 
-// CUpti_ActivityUnifiedMemoryCounter3 (CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER).
+// CUpti_ActivityUnifiedMemoryCounter3 (CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER), the fields
+// read. Not read: streamId (CUPTI: "invalid"), processId (one process per capture), and
+// processors[] (the devices fighting over a thrashing region; the profile has one device).
 struct UnifiedMemoryRecord {
     std::uint32_t counterKind = 0;
     std::uint64_t value = 0;

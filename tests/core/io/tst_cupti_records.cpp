@@ -90,6 +90,58 @@ RecordParser sampleRecords() {
     return p;
 }
 
+// One forward and one backward kernel of samples/capture/um_training_step.cu on unified memory,
+// with every counter kind CUDA 13's CUpti_ActivityUnifiedMemoryCounter3 carries, filled the way
+// cupti_activity.h documents each kind: the input act0 written by the host (two CPU faults; CUPTI
+// puts the faulting PC in `value`), migrated to the GPU on a fault (coherence), act1 written by
+// the forward kernel and read by the backward one, a GPU fault of another device, an eviction,
+// a prefetch, a device-to-device migration, thrashing in CPU memory (srcId is then a mask of the
+// devices fighting, `end` to be ignored), throttling and a remote map for thrashing.
+constexpr std::uint64_t kAct0 = 0x7f0000000000;
+constexpr std::uint64_t kAct1 = 0x7f0000400000;
+constexpr std::uint64_t kCpu = 0xFFFFFFFF;  // CUPTI_UNIFIED_MEMORY_CPU_DEVICE_ID
+
+UnifiedMemoryRecord umBetween(std::uint32_t counterKind, std::uint64_t address, std::uint64_t value,
+                              std::uint64_t start, std::uint64_t end, std::uint32_t flags, std::uint32_t src,
+                              std::uint32_t dst) {
+    UnifiedMemoryRecord u = um(counterKind, address, value, start, end, flags);
+    u.srcId = src;
+    u.dstId = dst;
+    return u;
+}
+
+RecordParser trainingStepRecords() {
+    RecordParser p;
+    p.addDevice(0, "NVIDIA H200");
+    p.add(memory(kMemoryOperationAllocation, kMemoryKindManaged, kAct0, 4 << 20, 100));
+    p.add(memory(kMemoryOperationAllocation, kMemoryKindManaged, kAct1, 4 << 20, 900));
+    p.add(memory(kMemoryOperationRelease, kMemoryKindManaged, kAct1, 4 << 20, 9000));
+    p.add(kernel("_Z7forwardPKfS0_Pfm", 1000, 5000));   // K1
+    p.add(kernel("_Z8backwardPKfS0_Pfm", 6000, 8000));  // K2
+    // The host writes act0: two CPU faults (value: the faulting instruction's address).
+    p.add(umBetween(kUmCpuPageFault, kAct0, 0x401a2b, 120, 0, 0, 0, 0));
+    p.add(umBetween(kUmCpuPageFault, kAct0 + (2 << 20), 0x401a2b, 130, 0, 0, 0, 0));
+    // K1 faults on act0 (3 fault groups, read) and act1 (write); act0's 2 MiB come over.
+    p.add(umBetween(kUmGpuPageFault, kAct0 + 8192, 3, 1100, 1150, kUmAccessRead, 0, 0));
+    p.add(umBetween(kUmBytesHtoD, kAct0, 2 << 20, 1160, 1400, kUmCauseCoherence, kCpu, 0));
+    p.add(umBetween(kUmGpuPageFault, kAct1 + 4096, 1, 1200, 1250, kUmAccessWrite, 0, 0));
+    // GPU 1 faults during K1: counted, not a use on GPU 0.
+    p.add(umBetween(kUmGpuPageFault, kAct0, 1, 1300, 1350, kUmAccessAtomic, 1, 0));
+    // Between the kernels: act0 prefetched, act0 evicted to the host, 1 MiB moved to GPU 1.
+    p.add(umBetween(kUmBytesHtoD, kAct0 + (2 << 20), 2 << 20, 5100, 5200, kUmCausePrefetch, kCpu, 0));
+    p.add(umBetween(kUmBytesDtoH, kAct0, 2 << 20, 5300, 5500, kUmCauseEviction, 0, kCpu));
+    p.add(umBetween(kUmBytesDtoD, kAct0, 1 << 20, 5600, 5700, kUmCauseUnknown, 0, 1));
+    // K2 reads act1 (2 fault groups); the host then reads 64 KiB of it back.
+    p.add(umBetween(kUmGpuPageFault, kAct1, 2, 6100, 6150, kUmAccessRead, 0, 0));
+    p.add(umBetween(kUmBytesDtoH, kAct1, 64 << 10, 8100, 8200, kUmCauseCoherence, 0, kCpu));
+    // Thrashing in CPU memory between GPU 0 and 1 (srcId: the mask 0b11; end: ignore), throttling,
+    // then a remote map against the thrashing.
+    p.add(umBetween(kUmThrashing, kAct0, 2 << 20, 8300, 1, kUmFlagInCpu, 0b11, 0));
+    p.add(umBetween(kUmThrottling, kAct0, 0, 8400, 8450, 0, 0, 0));
+    p.add(umBetween(kUmRemoteMap, kAct0, 2 << 20, 8500, 7, kUmRemoteMapThrashing, kCpu, 0));
+    return p;
+}
+
 const Tensor& tensorAt(const Profile& p, std::uint64_t address, std::optional<Nanoseconds> allocTime) {
     const auto it = std::find_if(p.tensors.begin(), p.tensors.end(), [&](const Tensor& t) {
         return t.address == address && t.allocTime == allocTime;
@@ -173,6 +225,46 @@ private slots:
         QVERIFY(n.at("copies").find("memcpy HtoD: 1") != std::string::npos);
         QVERIFY(n.at("copies").find("memset: 1") != std::string::npos);
         QVERIFY(n.at("phases").find("other") != std::string::npos);
+    }
+
+    void everyUnifiedMemoryCounterKindOfCuda13() {
+        const Profile p = trainingStepRecords().finish("step.profile.json", "toy");
+        QVERIFY(validateProfile(p).empty());
+        const auto& n = p.metadata.notes;
+        // GPU faults: by access type, `value` fault groups each; GPU 1's atomic one counted too.
+        QCOMPARE(n.at("unified_memory.gpu page fault, read"), std::string("2 records, 5 faults"));
+        QCOMPARE(n.at("unified_memory.gpu page fault, write"), std::string("1 records, 1 faults"));
+        QCOMPARE(n.at("unified_memory.gpu page fault, atomic"), std::string("1 records, 1 faults"));
+        // CPU faults: one fault per record, whatever PC `value` holds.
+        QCOMPARE(n.at("unified_memory.cpu page fault"), std::string("2 records, 2 faults"));
+        // Migrations: bytes by direction and cause.
+        QCOMPARE(n.at("unified_memory.migration host->device, coherence"), std::string("1 records, 2.00 MiB"));
+        QCOMPARE(n.at("unified_memory.migration host->device, prefetch"), std::string("1 records, 2.00 MiB"));
+        QCOMPARE(n.at("unified_memory.migration device->host, eviction"), std::string("1 records, 2.00 MiB"));
+        QCOMPARE(n.at("unified_memory.migration device->host, coherence"), std::string("1 records, 64.00 KiB"));
+        QCOMPARE(n.at("unified_memory.migration device->device, unknown cause"), std::string("1 records, 1.00 MiB"));
+        // Thrashing in CPU memory, throttling, and a remote map caused by thrashing.
+        QCOMPARE(n.at("unified_memory.thrashing, in cpu"), std::string("1 records, 2.00 MiB"));
+        QVERIFY(n.at("unified_memory.throttling").starts_with("1 records"));
+        QCOMPARE(n.at("unified_memory.remote map, thrashing"), std::string("1 records, 2.00 MiB"));
+        std::size_t kinds = 0;
+        for (const auto& [key, value] : n) kinds += key.starts_with("unified_memory.");
+        QCOMPARE(kinds, size_t(12));
+        // GPU 0's three faults each fall in a live block during a kernel; GPU 1's is not GPU 0's.
+        QVERIFY2(n.at("tensor_uses").find("3 of 3 GPU page-fault records") != std::string::npos,
+                 n.at("tensor_uses").c_str());
+        // act0: there before the first kernel, never freed: a weight that K1 reads (its fault).
+        // act1: K1 writes it (first fault, and first kernel after its allocation), K2 reads it.
+        const auto& act0 = tensorAt(p, kAct0, 0);
+        const auto& act1 = tensorAt(p, kAct1, 800);
+        QVERIFY(act0.persistent);
+        QCOMPARE(p.kernels.size(), size_t(2));
+        QCOMPARE(p.kernels[0].op, std::string("forward"));
+        QCOMPARE(p.kernels[0].inputs, (std::vector<TensorId>{act0.id}));
+        QCOMPARE(p.kernels[0].outputs, (std::vector<TensorId>{act1.id}));
+        QCOMPARE(p.kernels[1].inputs, (std::vector<TensorId>{act1.id}));
+        QVERIFY(p.kernels[1].outputs.empty());
+        QCOMPARE(act1.freeTime, std::optional<Nanoseconds>(8900));
     }
 
     void withoutUnifiedMemoryTheUsesAreLifetimesOnly() {
