@@ -1,12 +1,14 @@
 // `spillway-cli presets [PRESET] [--set key=value ...] [--json]`: without a preset, lists the
 // presets and every key --set accepts; with one (id or file), shows its values after the --set
-// overrides (as spillway.hardware/1 JSON with --json, ready to edit and pass to --hw).
+// overrides (as spillway.hardware/1 JSON with --json, ready to edit and pass to --hw), and its
+// measured transfer curves when it has them.
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 #include "app/cli/hardware_args.h"
 
 #include "core/hardware/hardware_presets.h"
+#include "core/hardware/hardware_units.h"
 #include "core/io/base/json_dump.h"
 
 #include <fmt/format.h>
@@ -44,10 +46,35 @@ nlohmann::ordered_json listJson() {
     return j;
 }
 
+// The measured curves (hardware.md, "Measured transfers"): per direction and mechanism its
+// points as size and rate, its floor; then which mechanisms overlap in opposite directions.
+void printTransfers(const MeasuredTransfers& measured) {
+    if (measured.empty()) return;
+    fmt::print("\nMeasured transfers (size rate; linear in time between points, floor = the least one costs):\n");
+    for (TransferDirection direction : {TransferDirection::ToGpu, TransferDirection::ToHost})
+        for (TransferMechanism mechanism : kTransferMechanisms) {
+            const TransferCurve& curve = measured.curve(direction, mechanism);
+            if (curve.empty()) continue;
+            std::string points;
+            for (const CurvePoint& p : curve.points)
+                points += fmt::format("{}{} {}", points.empty() ? "" : "  ", formatByteSize(p.bytes),
+                                      formatBandwidth(p.bytesPerSecond));
+            fmt::print("  {:<12} {:<17} {}  floor {}\n", toString(direction), toString(mechanism), points,
+                       formatDuration(curve.floor));
+        }
+    std::string duplex;
+    for (TransferMechanism mechanism : kTransferMechanisms)
+        duplex += fmt::format("{}{} {}", duplex.empty() ? "" : ", ", toString(mechanism),
+                              measured.isDuplex(mechanism) ? "yes" : "no");
+    fmt::print("  duplex (opposite directions overlap): {}\n", duplex);
+    fmt::print("  A mechanism without a curve costs its link's latency + bytes / bandwidth.\n");
+}
+
 void printValues(const HardwareConfig& hardware) {
     fmt::print("{}: {}\n\n", hardware.id, hardware.description);
     for (const auto& k : hardwareKeys())
         if (!k.group) fmt::print("  {:<26} {}\n", k.name, hardwareValueText(hardware, k.name));
+    printTransfers(hardware.measured);
 }
 
 }  // namespace

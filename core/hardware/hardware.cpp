@@ -39,4 +39,13 @@ Nanoseconds transferTime(const LinkSpec& link, Bytes bytes) {
     return static_cast<Nanoseconds>(ns);
 }
 
+Nanoseconds hostLinkTime(const HardwareConfig& hardware, TransferDirection direction, TransferMechanism mechanism,
+                         Bytes bytes) {
+    if (bytes <= 0) return 0;
+    if (const TransferCurve& curve = hardware.measured.curve(direction, mechanism); !curve.empty())
+        return curveTime(curve, bytes);
+    const LinkSpec& link = direction == TransferDirection::ToGpu ? hardware.hostToGpu : hardware.gpuToHost;
+    return checkedAdd(link.latency, transferTime(link, bytes), "a transfer's duration");
+}
+
 }  // namespace spillway

@@ -3,6 +3,7 @@
 // fault-cost model. All integers (bytes, bytes per second, nanoseconds) so simulations are
 // repeatable bit for bit. Presets live in resources/hardware/*.json (see hardware_presets.h);
 // every field can be overridden by name with --set key=value (see hardware_keys.h).
+#include "core/hardware/transfer_curve.h"
 #include "core/trace/units.h"
 
 #include <string>
@@ -60,6 +61,12 @@ struct HardwareConfig {
     // acknowledged by the GPU) costs this much on the critical path of the next kernel.
     // The lazy variant only flips a software dirty bit and is charged nothing.
     Nanoseconds discardUnmapPerBlock = 10'000;
+    // What every kernel costs besides its profiled time: launch and, in a replay, the events
+    // timed around it (H200: 4.59 us per empty kernel, 7.70 us with two events). 0 = free.
+    Nanoseconds kernelLaunch = 0;
+    // Measured transfer times by size, mechanism and direction (transfer_curve.h); empty for a
+    // machine described by one bandwidth and latency per link.
+    MeasuredTransfers measured;
 
     // Where persistent tensors (weights) are at the start of the first simulated iteration.
     Tier weightsStartOn = Tier::Host;
@@ -76,5 +83,10 @@ struct HardwareConfig {
 // returns a very large value (the transfer never completes in practice); a time past 2^63 ns
 // throws NumberOverflow (core/trace/number_limits.h).
 Nanoseconds transferTime(const LinkSpec& link, Bytes bytes);
+
+// The one rule for what a host <-> GPU transfer costs: the machine's measured curve for that
+// direction and mechanism when it has one, else the link's latency + bytes / bandwidth.
+Nanoseconds hostLinkTime(const HardwareConfig& hardware, TransferDirection direction, TransferMechanism mechanism,
+                         Bytes bytes);
 
 }  // namespace spillway

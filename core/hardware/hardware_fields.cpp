@@ -66,6 +66,9 @@ std::vector<HardwareField> makeFields() {
     rows.push_back(field("discard_unmap_ns", "discard_unmap", "UVM Discard (eager): cost of unmapping one "
                          "GPU-resident 2 MiB block, on the critical path", K::Duration, 0, INT64_MAX,
                          &HardwareConfig::discardUnmapPerBlock));
+    rows.push_back(field("kernel_launch_ns", "kernel_launch", "what every kernel costs besides its profiled "
+                         "time (launch; in a replay also the events around it)", K::Duration, 0, INT64_MAX,
+                         &HardwareConfig::kernelLaunch));
     rows.push_back(field("weights_start_on", "", "where persistent tensors are when the first iteration "
                          "starts", K::Tier, 0, 2, &HardwareConfig::weightsStartOn));
     rows.push_back(field("iterations", "", "iterations simulated; the last one is reported", K::Count, 1,

@@ -7,6 +7,7 @@
 #include "core/io/base/json_object_reader.h"
 #include "core/hardware/hardware_fields.h"
 #include "core/hardware/hardware_presets.h"
+#include "core/hardware/transfer_curve_json.h"
 #include "core/trace/number_limits.h"
 
 #include <nlohmann/json.hpp>
@@ -104,7 +105,7 @@ void readGroup(HardwareConfig& hardware, const OrderedJsonObjectReader& top, con
     const auto members = expectedMembers(key);
     if (members.empty())
         top.fail(top.at(key), "unknown key \"" + key + "\"; expected \"format\", \"id\", \"description\", "
-                              "\"sources\" or one of " + expectedMembers(""));
+                              "\"sources\", \"transfers\" or one of " + expectedMembers(""));
     const auto group = top.object(key, "an object with " + members);
     for (const auto& [member, value] : group.json().items()) {
         const HardwareField* nested = fieldNamed(key + "." + member);
@@ -131,6 +132,8 @@ HardwareConfig parseHardwareJson(std::string_view text, const std::string& label
         } else if (key == "sources") {  // where the values come from; documentation only
             const auto& sources = r.array(key, "an array of strings");
             for (size_t i = 0; i < sources.size(); ++i) r.stringAt(sources[i], r.at(key) + "/" + std::to_string(i));
+        } else if (key == "transfers") {
+            hardware.measured = readMeasuredTransfers(r.object(key, "an object of measured transfer curves"));
         } else if (const HardwareField* flat = fieldNamed(key)) {
             readField(hardware, *flat, r, key);
         } else {
@@ -162,6 +165,7 @@ std::string writeHardwareJson(const HardwareConfig& hardware) {
         else
             doc[f.name.substr(0, dot)][f.name.substr(dot + 1)] = value;
     }
+    if (!hardware.measured.empty()) doc["transfers"] = writeMeasuredTransfers(hardware.measured);
     return doc.dump(2) + "\n";
 }
 

@@ -132,6 +132,11 @@ void checkHardware(const HardwareConfig& hardware) {
     if (hardware.weightsStartOn == Tier::Ssd && hardware.ssdToGpu.bytesPerSecond <= 0 &&
         (hardware.ssdToHost.bytesPerSecond <= 0 || hardware.hostToGpu.bytesPerSecond <= 0))
         fail("weights_start_on is ssd but there is no path from the SSD to the GPU");
+    try {
+        checkMeasuredTransfers(hardware.measured);
+    } catch (const std::invalid_argument& e) {
+        fail(e.what());
+    }
 }
 
 void applyHardwareOverrides(HardwareConfig& hardware, const std::vector<std::string>& assignments) {

@@ -21,4 +21,14 @@ Nanoseconds checkedAllocTime(Bytes bytes, const HardwareConfig& hw) {
     return static_cast<Nanoseconds>(ns);
 }
 
+Nanoseconds launchedDuration(Nanoseconds duration, const HardwareConfig& hw) {
+    return checkedAdd(duration, hw.kernelLaunch, "a kernel's duration with its launch");
+}
+
+Nanoseconds idealIterationTime(const Profile& profile, const HardwareConfig& hw) {
+    const auto kernels = static_cast<std::int64_t>(profile.kernels.size());
+    return checkedAdd(profile.totalDuration(), checkedMul(kernels, hw.kernelLaunch, "the kernels' launch time"),
+                      "the ideal iteration time");
+}
+
 }  // namespace spillway::sim

@@ -43,14 +43,17 @@ void Engine::setUpReplicas() {
     }
 }
 
+// NVLink keeps its LinkSpec: the mechanism (a peer copy) names the transfer and prices nothing.
 Nanoseconds Engine::scatterToReplicas(Nanoseconds arrivedAtHome, Bytes bytes) {
     if (hw_.gpuCount <= 1 || bytes <= 0) return arrivedAtHome;
-    return link(LinkId::NvLink).enqueue(arrivedAtHome, checkedMul(bytes, hw_.gpuCount - 1, "the bytes scattered to the replicas"));
+    const Bytes scattered = checkedMul(bytes, hw_.gpuCount - 1, "the bytes scattered to the replicas");
+    return link(LinkId::NvLink).enqueue(arrivedAtHome, scattered, TransferMechanism::PinnedCopy);
 }
 
 Nanoseconds Engine::reduceFromReplicas(Nanoseconds t, Bytes bytes) {
     if (hw_.gpuCount <= 1 || bytes <= 0) return t;
-    return links_[kNvLinkIntoHome].enqueue(t, checkedMul(bytes, hw_.gpuCount - 1, "the bytes reduced from the replicas"));
+    const Bytes reduced = checkedMul(bytes, hw_.gpuCount - 1, "the bytes reduced from the replicas");
+    return links_[kNvLinkIntoHome].enqueue(t, reduced, TransferMechanism::PinnedCopy);
 }
 
 Nanoseconds Engine::allReduceGradients(Nanoseconds t) {

@@ -4,6 +4,7 @@
 
 #include "core/analysis/liveness.h"
 #include "core/plan/kernel_order.h"
+#include "core/sim/checked_time.h"
 #include "core/sim/machine_fit.h"
 #include "core/sim/stall_totals.h"
 #include "core/trace/number_limits.h"
@@ -35,6 +36,7 @@ void checkHardware(const HardwareConfig& hw) {
             throw std::invalid_argument(std::string(name) + ": " + why);
     const std::pair<const char*, Nanoseconds> times[] = {
         {"fault_latency", hw.faultLatency},           {"discard_unmap", hw.discardUnmapPerBlock},
+        {"kernel_launch", hw.kernelLaunch},
         {"host_to_gpu latency", hw.hostToGpu.latency}, {"gpu_to_host latency", hw.gpuToHost.latency},
         {"ssd_to_gpu latency", hw.ssdToGpu.latency},   {"gpu_to_ssd latency", hw.gpuToSsd.latency},
         {"ssd_to_host latency", hw.ssdToHost.latency}, {"host_to_ssd latency", hw.hostToSsd.latency},
@@ -42,6 +44,7 @@ void checkHardware(const HardwareConfig& hw) {
     for (const auto& [name, value] : times)
         if (const std::string why = outOfDurationRange(value); !why.empty())
             throw std::invalid_argument(std::string(name) + ": " + why);
+    checkMeasuredTransfers(hw.measured);  // before a curve prices a transfer
 }
 
 // The block table's sizes, once the machine and the profile have passed the checks that must
@@ -98,6 +101,11 @@ void Engine::setUpLinks() {
                                         hw_.ssdToHost, hw_.hostToSsd, hw_.nvlink};
     for (int i = 0; i < kLinkCount; ++i) links_[i] = LinkQueue(specs[i]);
     links_[kNvLinkIntoHome] = LinkQueue(hw_.nvlink);
+    // The host link is priced per mechanism (hostLinkTime), its directions paired for the
+    // mechanisms the machine measured as not duplex; SSD and NVLink keep their LinkSpec.
+    link(LinkId::HostToGpu) = LinkQueue(hw_, TransferDirection::ToGpu);
+    link(LinkId::GpuToHost) = LinkQueue(hw_, TransferDirection::ToHost);
+    LinkQueue::pairDirections(link(LinkId::HostToGpu), link(LinkId::GpuToHost));
 }
 
 // Per kernel: the tensor positions it reads and writes, and G10's bandwidths over their bytes.
@@ -226,7 +234,7 @@ SimulationResult Engine::run() {
     }
 
     result_.totals = stallTotals(result_.kernels);
-    result_.idealTime = profile_.totalDuration();
+    result_.idealTime = idealIterationTime(profile_, hw_);
     for (int i = 0; i < kLinkCount; ++i) result_.traffic[i] = links_[i].bytesMoved;
     result_.traffic[static_cast<int>(LinkId::NvLink)] =
         checkedAdd(result_.traffic[static_cast<int>(LinkId::NvLink)], links_[kNvLinkIntoHome].bytesMoved,

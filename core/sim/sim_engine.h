@@ -53,8 +53,10 @@ private:
     void placeOnGpu(std::int32_t b, Nanoseconds readyAt);
     void leaveTier(Block& block);  // also clears ssdBytes
     void dropBlock(std::int32_t b);  // release with no transfer; the block becomes Absent
+    // Evictions and pre-evicts: managed prefetches to the host (or SSD).
     Nanoseconds moveOut(Nanoseconds t, Bytes bytes, Tier to);
-    Nanoseconds moveIn(Nanoseconds t, Bytes bytes, Tier from);
+    // Prefetches (ManagedPrefetch) and demand faults (FaultMigration) onto the GPU.
+    Nanoseconds moveIn(Nanoseconds t, Bytes bytes, Tier from, TransferMechanism mechanism);
     // g10-calibrated: a kernel's fault copy goes ahead of the prefetch copies queued on its
     // link (G10's tick order), which then land later (their blocks' readyAt moves).
     Nanoseconds faultIn(Nanoseconds t, Bytes bytes, Tier from);

@@ -13,6 +13,8 @@ namespace spillway::sim {
 
 namespace {
 constexpr std::string_view kClock = "the simulated time";
+// A prefetch directive is cudaMemPrefetchAsync to the GPU.
+constexpr TransferMechanism kPrefetch = TransferMechanism::ManagedPrefetch;
 }  // namespace
 
 Nanoseconds Engine::issueDirectives(const std::vector<const Directive*>& directives, std::int64_t anchorPos,
@@ -103,7 +105,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
     const bool pipelined = hw_.faultModel == FaultModel::G10Calibrated && hw_.gpuCount == 1;
     auto copyStart = [&](Bytes bytes, LinkId id) {
         if (!pipelined || bytes <= 0 || !link(id).present()) return *roomAt;
-        return std::max(t, *roomAt - link(id).duration(bytes));
+        return std::max(t, *roomAt - link(id).duration(bytes, kPrefetch));
     };
     Nanoseconds hostReady = copyStart(fromHost, LinkId::HostToGpu), ssdReady = copyStart(fromSsd, LinkId::SsdToGpu);
     // Blocks still being written out to host/SSD can only come back after they land.
@@ -112,8 +114,8 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         if (x.loc == BlockLoc::Host) hostReady = std::max(hostReady, x.readyAt);
         if (x.loc == BlockLoc::Ssd || x.ssdBytes > 0) ssdReady = std::max(ssdReady, x.readyAt);
     }
-    const Nanoseconds hostDone = moveIn(hostReady, fromHost, Tier::Host);
-    const Nanoseconds ssdDone = moveIn(ssdReady, fromSsd, Tier::Ssd);
+    const Nanoseconds hostDone = moveIn(hostReady, fromHost, Tier::Host, kPrefetch);
+    const Nanoseconds ssdDone = moveIn(ssdReady, fromSsd, Tier::Ssd, kPrefetch);
     if (hw_.faultModel == FaultModel::G10Calibrated) {
         // Later faults on these links go first and push these copies back (faultIn).
         if (fromHost > 0) pendingPrefetch_[0].push_back({hostDone, tensor});

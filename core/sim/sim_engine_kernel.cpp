@@ -79,7 +79,9 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     costs.roomAt = makeRoomForFaults(pos, needs, checkedAdd(t, unmapCost, kClock));
     costs.batches = needs.demand.pages > 0 ? ceilDiv(needs.demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
     costs.alloc = checkedAllocTime(needs.demand.zeroFill() + needs.workspaceToMap, hw_);
-    const Nanoseconds compute = checkedAdd(kernel.duration, needs.recompute, "a kernel's compute and recompute time");
+    // The launch overhead is part of the kernel's compute (docs/simulator.md).
+    const Nanoseconds compute =
+        checkedAdd(launchedDuration(kernel.duration, hw_), needs.recompute, "a kernel's compute and recompute time");
     KernelTiming timing;
     timing.start = t;
     timing.compute = compute;
@@ -122,7 +124,8 @@ Engine::KernelNeeds Engine::classifyBlocks(const KernelTensors& kt, Nanoseconds 
         FaultSide& side = sideIndex == 0 ? needs.demand.inputs : needs.demand.outputs;
         for (std::int32_t tensor : tensors) {
             if (needsRecompute_[tensor]) {
-                needs.recompute = checkedAdd(needs.recompute, profile_.kernels[producer_[tensor]].duration,
+                // A re-run producer is one more kernel launch.
+                needs.recompute = checkedAdd(needs.recompute, launchedDuration(profile_.kernels[producer_[tensor]].duration, hw_),
                                              "a kernel's recompute time");
                 needsRecompute_[tensor] = 0;
             }
@@ -201,8 +204,11 @@ Nanoseconds Engine::makeRoomForFaults(std::int64_t pos, const KernelNeeds& needs
 Nanoseconds Engine::priceAnalyticWait(const KernelNeeds& needs, const FaultCosts& costs, KernelTiming& timing) {
     const Nanoseconds t = timing.start;
     const Nanoseconds roomAt = costs.roomAt;
-    const Nanoseconds hostDone = moveIn(std::max(roomAt, needs.hostSourceReady), needs.demand.fromHost(), Tier::Host);
-    const Nanoseconds ssdDone = moveIn(std::max(roomAt, needs.ssdSourceReady), needs.demand.fromSsd(), Tier::Ssd);
+    // A kernel's faults from one source are one fault migration: the measured curve (when the
+    // machine has one) gives the time of that many bytes faulted in end to end.
+    constexpr TransferMechanism kFault = TransferMechanism::FaultMigration;
+    const Nanoseconds hostDone = moveIn(std::max(roomAt, needs.hostSourceReady), needs.demand.fromHost(), Tier::Host, kFault);
+    const Nanoseconds ssdDone = moveIn(std::max(roomAt, needs.ssdSourceReady), needs.demand.fromSsd(), Tier::Ssd, kFault);
     const Nanoseconds latency = checkedMul(costs.batches, hw_.faultLatency, "a kernel's fault latency");
     const Nanoseconds faultEnd =
         checkedAdd(checkedAdd(std::max({roomAt, hostDone, ssdDone}), latency, kClock), costs.alloc, kClock);

@@ -36,30 +36,36 @@ Tier Engine::spillTier(Bytes bytes) const {
     throw std::runtime_error("host memory and SSD are both full: the profile does not fit this machine");
 }
 
+// Everything the GPU writes out (evictions, pre-evicts) is a managed prefetch to the host
+// (cudaMemPrefetchAsync); the SSD legs keep their LinkSpec.
 Nanoseconds Engine::moveOut(Nanoseconds t, Bytes bytes, Tier to) {
+    constexpr TransferMechanism kOut = TransferMechanism::ManagedPrefetch;
     t = reduceFromReplicas(t, bytes);  // several GPUs: merged into the home GPU first
-    if (to == Tier::Host) return link(LinkId::GpuToHost).enqueue(t, bytes);
-    if (link(LinkId::GpuToSsd).present()) return link(LinkId::GpuToSsd).enqueue(t, bytes);
+    if (to == Tier::Host) return link(LinkId::GpuToHost).enqueue(t, bytes, kOut);
+    if (link(LinkId::GpuToSsd).present()) return link(LinkId::GpuToSsd).enqueue(t, bytes, kOut);
     // No direct path: stage through host memory.
-    return link(LinkId::HostToSsd).enqueue(link(LinkId::GpuToHost).enqueue(t, bytes), bytes);
+    return link(LinkId::HostToSsd).enqueue(link(LinkId::GpuToHost).enqueue(t, bytes, kOut), bytes, kOut);
 }
 
-Nanoseconds Engine::moveIn(Nanoseconds t, Bytes bytes, Tier from) {
+Nanoseconds Engine::moveIn(Nanoseconds t, Bytes bytes, Tier from, TransferMechanism mechanism) {
     if (bytes <= 0) return t;
+    LinkQueue& toGpu = link(LinkId::HostToGpu);
     // Several GPUs: the home GPU receives the bytes once, then scatters them over NVLink.
-    if (from == Tier::Host) return scatterToReplicas(link(LinkId::HostToGpu).enqueue(t, bytes), bytes);
-    if (link(LinkId::SsdToGpu).present()) return scatterToReplicas(link(LinkId::SsdToGpu).enqueue(t, bytes), bytes);
-    return scatterToReplicas(link(LinkId::HostToGpu).enqueue(link(LinkId::SsdToHost).enqueue(t, bytes), bytes), bytes);
+    if (from == Tier::Host) return scatterToReplicas(toGpu.enqueue(t, bytes, mechanism), bytes);
+    if (link(LinkId::SsdToGpu).present())
+        return scatterToReplicas(link(LinkId::SsdToGpu).enqueue(t, bytes, mechanism), bytes);
+    const Nanoseconds staged = link(LinkId::SsdToHost).enqueue(t, bytes, mechanism);
+    return scatterToReplicas(toGpu.enqueue(staged, bytes, mechanism), bytes);
 }
 
 Nanoseconds Engine::faultIn(Nanoseconds t, Bytes bytes, Tier from) {
     // Staged SSD traffic (no direct link) and several GPUs keep the FIFO model.
     const bool direct = from == Tier::Host || link(LinkId::SsdToGpu).present();
     if (bytes <= 0 || hw_.faultModel != FaultModel::G10Calibrated || !direct || hw_.gpuCount > 1)
-        return moveIn(t, bytes, from);
+        return moveIn(t, bytes, from, TransferMechanism::FaultMigration);
     const int i = from == Tier::Host ? 0 : 1;
     LinkQueue& l = link(from == Tier::Host ? LinkId::HostToGpu : LinkId::SsdToGpu);
-    const auto [end, pushed] = l.jumpQueue(t, faultCopyEnd_[i], bytes);
+    const auto [end, pushed] = l.jumpQueue(t, faultCopyEnd_[i], bytes, TransferMechanism::FaultMigration);
     faultCopyEnd_[i] = end;
     auto& pending = pendingPrefetch_[i];
     const Nanoseconds start = end - (pushed > 0 ? pushed : 0);

@@ -6,6 +6,7 @@
 
 #include "core/analysis/liveness.h"
 #include "core/analysis/profile_totals.h"
+#include "core/sim/checked_time.h"
 #include "core/sim/first_fit_allocator.h"
 #include "core/sim/link_queue.h"
 #include "core/sim/residency_recorder.h"
@@ -127,8 +128,15 @@ public:
 
         writeLinks_[0] = LinkQueue(asG10ReadsIt(hw.gpuToSsd, hw));
         readLinks_[0] = LinkQueue(asG10ReadsIt(hw.ssdToGpu, hw));
-        writeLinks_[1] = LinkQueue(asG10ReadsIt(hw.gpuToHost, hw));
-        readLinks_[1] = LinkQueue(asG10ReadsIt(hw.hostToGpu, hw));
+        // The host link: explicit copies between pinned host memory and the GPU, priced by
+        // hostLinkTime(PinnedCopy) on the machine with G10's reading of its bandwidths.
+        checkMeasuredTransfers(hw.measured);
+        linkHardware_ = hw;
+        linkHardware_.gpuToHost = asG10ReadsIt(hw.gpuToHost, hw);
+        linkHardware_.hostToGpu = asG10ReadsIt(hw.hostToGpu, hw);
+        writeLinks_[1] = LinkQueue(linkHardware_, TransferDirection::ToHost);
+        readLinks_[1] = LinkQueue(linkHardware_, TransferDirection::ToGpu);
+        LinkQueue::pairDirections(readLinks_[1], writeLinks_[1]);
         for (std::size_t t = 0; t < tensorCount; ++t)
             if (offloaded_[t] && !(writeLink(t).present() && readLink(t).present()))
                 throw std::invalid_argument("tensor '" + profile.tensors[t].name + "' is pre-evicted to " +
@@ -240,7 +248,7 @@ private:
 
     void issue(std::int64_t t, bool write) {
         LinkQueue& link = write ? writeLink(t) : readLink(t);
-        const Nanoseconds done = link.enqueue(now_, bytesOf(t));
+        const Nanoseconds done = link.enqueue(now_, bytesOf(t), TransferMechanism::PinnedCopy);
         pending_.push({done, seq_++, write, t, allocation_[t]});
         (write ? writing_ : reading_)[t] = 1;
         if (write) ++pendingWrites_;
@@ -340,8 +348,9 @@ private:
             if (role_[t] == Role::Scratch) setWhere(t, Residence::Gpu);
 
         const Nanoseconds computeFrom = now_;
-        advanceTo(checkedAdd(now_, kernel.duration, "the simulated time"));
-        timing.compute = kernel.duration;
+        // The launch overhead is part of the kernel's compute (docs/simulator.md).
+        timing.compute = launchedDuration(kernel.duration, hw_);
+        advanceTo(checkedAdd(now_, timing.compute, "the simulated time"));
         for (LinkQueue* l : {&writeLinks_[0], &readLinks_[0], &writeLinks_[1], &readLinks_[1]})
             timing.overlap = checkedAdd(timing.overlap, l->busyWithin(computeFrom, now_), "a kernel's overlap time");
         timing.end = now_;
@@ -378,7 +387,7 @@ private:
         r.policy = plan_.policy;
         r.hardware = hw_.id;
         r.cannotRun = std::move(why);
-        r.idealTime = profile_.totalDuration();
+        r.idealTime = idealIterationTime(profile_, hw_);
         return r;
     }
 
@@ -388,7 +397,7 @@ private:
         result_.iterationTime = end;
         result_.iterationTimes = {end};  // one replay: no warm-up iteration
         result_.totals = stallTotals(result_.kernels);
-        result_.idealTime = profile_.totalDuration();
+        result_.idealTime = idealIterationTime(profile_, hw_);
         result_.traffic[static_cast<int>(LinkId::GpuToSsd)] = writeLinks_[0].bytesMoved;
         result_.traffic[static_cast<int>(LinkId::SsdToGpu)] = readLinks_[0].bytesMoved;
         result_.traffic[static_cast<int>(LinkId::GpuToHost)] = writeLinks_[1].bytesMoved;
@@ -420,6 +429,7 @@ private:
     std::int64_t backwardStart_ = -1;
     std::int64_t largestWorkingPages_ = 0;
 
+    HardwareConfig linkHardware_;  // what the host queues price with (asG10ReadsIt applied)
     LinkQueue writeLinks_[2], readLinks_[2];  // [0]: SSD, [1]: host
     std::priority_queue<Transfer, std::vector<Transfer>, std::greater<>> pending_;
     std::int64_t seq_ = 0;

@@ -8,6 +8,7 @@
 
 #include "core/analysis/liveness.h"
 #include "core/analysis/profile_totals.h"
+#include "core/sim/checked_time.h"
 #include "core/sim/workload_sim.h"
 #include "core/trace/number_limits.h"
 
@@ -25,6 +26,7 @@ Engine::Engine(const Workload& workload, const MultiJobPlannerInfo& planner)
     result_.policy = planner.id;
     result_.hardware = workload.hardware.id;
     result_.linkMode = workload.linkMode;
+    checkMeasuredTransfers(workload.hardware.measured);  // before a curve prices a swap
     // What the GPU holds is a sum of the jobs' tensors and workspaces: within this checked total,
     // so gpuUsed_ and each job's bytes are added unchecked. The clock is checked where it grows
     // (a swap's end, a delayed directive, processor sharing); a job's phase times are disjoint
@@ -64,7 +66,7 @@ Engine::Engine(const Workload& workload, const MultiJobPlannerInfo& planner)
                     std::find(kt.outputsOnly.begin(), kt.outputsOnly.end(), pos) == kt.outputsOnly.end())
                     kt.outputsOnly.push_back(pos);
             }
-            job.estimates.push_back(profile.kernels[k].duration);
+            job.estimates.push_back(sim::launchedDuration(profile.kernels[k].duration, workload.hardware));
         }
         job.measured.assign(profile.kernels.size(), 0);
         adoptPlan(job, Plan{});  // program order, no directives, until the first plan
@@ -320,7 +322,7 @@ bool Engine::ensureTensors(JobRun& job) {
             t.where = Where::Arriving;  // holds its room; nothing reads it until rebuilt
             t.readyAt = std::numeric_limits<Nanoseconds>::max();
             job.recomputing = ti;
-            job.remaining = job.spec->profile.kernels[t.producer].duration;
+            job.remaining = sim::launchedDuration(job.spec->profile.kernels[t.producer].duration, workload_.hardware);
             setPhase(job, Phase::Recompute);
             return false;
         }
@@ -377,7 +379,8 @@ bool Engine::ensureTensors(JobRun& job) {
                 ++job.tensors[ti].version;
                 job.tensors[ti].hostValid = false;
             }
-    job.remaining = kernel.duration;
+    // The launch overhead is part of the kernel's compute (docs/simulator.md).
+    job.remaining = sim::launchedDuration(kernel.duration, workload_.hardware);
     job.computeStart = now_;
     setPhase(job, Phase::Compute);
     return true;

@@ -162,6 +162,11 @@ private:
     Nanoseconds now_ = 0;
     Bytes gpuUsed_ = 0;
     Nanoseconds linkBusyUntil_[2] = {0, 0};  // single: [0] only; duplex: [0] out, [1] in
+    // Swaps in and out overlap: the workload's link mode is duplex and so are the machine's
+    // pinned copies (MeasuredTransfers::duplex).
+    bool duplexLink() const {
+        return workload_.linkMode == LinkMode::Duplex && workload_.hardware.measured.isDuplex(TransferMechanism::PinnedCopy);
+    }
     std::vector<int> lastPlanned_;           // jobs in the last plan
     WorkloadResult result_;
 };

@@ -139,7 +139,9 @@ void Engine::releaseOrDefer(JobRun& job, std::int64_t ti, ReleaseMode mode) {
 }
 
 // Queues a copy on the link: `single` mode has one FIFO for both directions, `duplex` one per
-// direction. Returns when it lands.
+// direction unless the machine measured pinned copies in opposite directions as not
+// overlapping (then they share one). A swap is a pinned copy: hostLinkTime prices it. Returns
+// when it lands.
 Nanoseconds Engine::enqueueSwap(JobRun& job, std::int64_t ti, SwapDirection direction, SwapCause cause,
                                 std::uint64_t* seqOut) {
     const LinkSpec& spec = direction == SwapDirection::Out ? workload_.hardware.gpuToHost : workload_.hardware.hostToGpu;
@@ -155,9 +157,15 @@ Nanoseconds Engine::enqueueSwap(JobRun& job, std::int64_t ti, SwapDirection dire
                       " link of " + workload_.hardware.id + " has no bandwidth");
         return now_;
     }
-    Nanoseconds& busy = linkBusyUntil_[workload_.linkMode == LinkMode::Duplex && direction == SwapDirection::In ? 1 : 0];
+    const HardwareConfig& hw = workload_.hardware;
+    const bool ownQueue = direction == SwapDirection::In && duplexLink();
+    Nanoseconds& busy = linkBusyUntil_[ownQueue ? 1 : 0];
     task.start = std::max(now_, busy);
-    task.end = checkedAdd(task.start, checkedAdd(spec.latency, transferTime(spec, task.bytes), kSwap), kSwap);
+    const TransferDirection way = direction == SwapDirection::Out ? TransferDirection::ToHost : TransferDirection::ToGpu;
+    // An empty swap still pays the link latency, as it always did (hostLinkTime: 0 for 0 bytes).
+    const Nanoseconds duration =
+        task.bytes > 0 ? hostLinkTime(hw, way, TransferMechanism::PinnedCopy, task.bytes) : spec.latency;
+    task.end = checkedAdd(task.start, duration, kSwap);
     busy = task.end;
     result_.transfers.push_back(task);
     if (direction == SwapDirection::Out) {

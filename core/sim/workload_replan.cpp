@@ -95,7 +95,7 @@ void Engine::adoptPlan(JobRun& job, Plan plan) {
 MultiJobPlanInput Engine::planInput(const std::vector<int>& active, int trigger) const {
     MultiJobPlanInput input;
     input.hardware = workload_.hardware;
-    input.singleTransferLink = workload_.linkMode == LinkMode::Single;
+    input.singleTransferLink = !duplexLink();
     for (int j : active) {
         const JobRun& job = jobs_[j];
         JobIterationView view;

@@ -1,6 +1,7 @@
 #include "core/sim/workload_result_convert.h"
 
 #include "core/analysis/profile_totals.h"
+#include "core/sim/checked_time.h"
 #include "core/sim/stall_totals.h"
 #include "core/trace/number_limits.h"
 
@@ -23,7 +24,8 @@ SimulationResult jobSimulationResult(const Workload& workload, const WorkloadRes
     r.policy = result.policy;
     r.hardware = result.hardware;
     r.cannotRun = result.cannotRun;
-    r.idealTime = checkedProfileTotals(profile).duration;
+    checkedProfileTotals(profile);  // bounds what the sums below add
+    r.idealTime = sim::idealIterationTime(profile, workload.hardware);
     Nanoseconds from = -1, to = -1;
     for (const auto& k : j.kernels) {
         if (k.iteration != iteration) continue;

@@ -67,7 +67,7 @@ private slots:
             if (e.path().extension() == ".json") files.insert(e.path().stem().string());
         const auto ids = hardwarePresetIds();
         QVERIFY(std::set<std::string>(ids.begin(), ids.end()) == files);
-        for (const char* id : {"most-rtx4090", "g10-a100", "discard-3080ti-pcie3", "discard-3080ti-pcie4"})
+        for (const char* id : {"most-rtx4090", "g10-a100", "discard-3080ti-pcie3", "discard-3080ti-pcie4", "h200"})
             QVERIFY2(files.count(id), id);
     }
 
