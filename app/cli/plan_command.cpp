@@ -152,8 +152,9 @@ CommandAction addPlanCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--force", state->force, "With --export: overwrite the file if it exists");
     cmd->add_flag("--no-faults", state->noFaults,
-                  "With --export: the plan may not fault (allow_faults false); the verifier refuses it if a "
-                  "kernel would use a tensor that is not on the GPU");
+                  "With --export: the plan may not fault (allow_faults false): g10 and most plan every "
+                  "eviction and prefetch themselves, or name the kernel the GPU cannot hold; the verifier "
+                  "refuses any plan in which a kernel would use a tensor that is not on the GPU");
     return [state]() {
         return runReportingErrors(false, [&]() {
             if (!state->exportPath.empty()) {

@@ -3,6 +3,7 @@
 #include "core/io/valid_profile.h"
 #include "core/deploy/deployable_plan.h"
 #include "core/plan/exported_plan.h"
+#include "core/policy/fault_free_completion.h"
 
 #include <fmt/format.h>
 
@@ -26,7 +27,13 @@ int runPlanExport(const PlanExportArgs& args) {
     request.orderOptions.timeLimitSecondsPerSegment = args.timeLimit;
     request.placementOptions.timeLimitSeconds = args.timeLimit;
     request.allowFaults = args.allowFaults;
-    const DeployablePlan made = makeDeployablePlan(profile, hardware, request);
+    DeployablePlan made;
+    try {
+        made = makeDeployablePlan(profile, hardware, request);
+    } catch (const FaultFreePlanImpossible& e) {  // the planner's refusal, like the verifier's: exit 1
+        fmt::print(stderr, "error: {}; {} was not written\n", e.what(), args.path);
+        return kExitProblems;
+    }
     const ExportedPlan exported = makeExportedPlan(profile, hardware, made.plan);
 
     const PlanVerification verification = verifyPlan(profile, exported);

@@ -4,6 +4,7 @@
 #include "core/layout/plan_layout.h"
 #include "core/layout/profile_allocation.h"
 #include "core/layout/roam_subgraph_tree.h"
+#include "core/policy/fault_free_completion.h"
 #include "core/policy/planner.h"
 
 #include <algorithm>
@@ -41,10 +42,16 @@ DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& 
     reach(1);
     // The migration planners know only program order: they plan the profile with its kernels
     // in the chosen order, and their run steps are mapped back to kernel positions.
+    PlannerOptions plannerOptions;
+    plannerOptions.allowFaults = request.allowFaults;
     if (identity) {
-        out.plan = makePlan(request.policy, profile, hardware);
+        out.plan = makePlan(request.policy, profile, hardware, plannerOptions);
     } else {
-        out.plan = makePlan(request.policy, profileInOrder(profile, order), hardware);
+        try {
+            out.plan = makePlan(request.policy, profileInOrder(profile, order), hardware, plannerOptions);
+        } catch (const FaultFreePlanImpossible& e) {  // it names a run step: name the kernel's position
+            throw e.renamed(order[static_cast<std::size_t>(e.kernelPos)]);
+        }
         const auto n = static_cast<std::int64_t>(order.size());
         for (Directive& d : out.plan.directives) {
             // keepUntil is a distance counted forward from kernelPos (plan.h; the simulator reads

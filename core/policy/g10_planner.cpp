@@ -15,6 +15,7 @@
 // Weights (persistent tensors) whose interval wraps around the iteration end are planned from
 // kernel times alone, as G10 does.
 #include "core/analysis/inactive_intervals.h"
+#include "core/policy/fault_free_completion.h"
 #include "core/policy/g10_link_budgets.h"
 #include "core/policy/g10_resident_estimate.h"
 #include "core/policy/planners.h"
@@ -360,6 +361,16 @@ private:
 
 Plan planG10(const Profile& profile, const HardwareConfig& hardware) {
     return G10Planner(profile, hardware).run();
+}
+
+// G10's plan, completed so that nothing faults: what G10 left over the GPU's capacity (it stops
+// at its 99% line by its own estimate, or when no interval is long enough to hide a transfer)
+// is moved by the completion; G10's own migrations keep their tiers.
+Plan planG10WithoutFaults(const Profile& profile, const HardwareConfig& hardware) {
+    requireWorkingSetsFit(profile, hardware);
+    Plan plan = planG10(profile, hardware);
+    completeFaultFree(profile, hardware, plan);
+    return plan;
 }
 
 }  // namespace spillway

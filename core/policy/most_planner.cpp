@@ -18,6 +18,7 @@
 //    oversubscription stall of keeping the tensor resident through the interval.
 #include "core/analysis/inactive_intervals.h"
 #include "core/analysis/peak.h"
+#include "core/policy/fault_free_completion.h"
 #include "core/policy/most_link_queue.h"
 #include "core/policy/most_stall_model.h"
 #include "core/policy/planners.h"
@@ -276,6 +277,16 @@ Plan planMost(const Profile& profile, const HardwareConfig& hardware) {
     plan.policy = "most";
     if (profile.kernels.empty()) return plan;
     return MostPlanner(profile, hardware, std::move(plan)).run();
+}
+
+// MOST's plan, completed so that nothing faults: where MOST kept a tensor on an oversubscribed
+// GPU (it found the late prefetch dearer than UVM's eviction on demand), the completion plans
+// that eviction instead, to where UVM would have sent it.
+Plan planMostWithoutFaults(const Profile& profile, const HardwareConfig& hardware) {
+    requireWorkingSetsFit(profile, hardware);
+    Plan plan = planMost(profile, hardware);
+    completeFaultFree(profile, hardware, plan);
+    return plan;
 }
 
 }  // namespace spillway

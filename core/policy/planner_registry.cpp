@@ -17,10 +17,11 @@ const std::vector<PlannerInfo>& planners() {
          planFlashNeuron},
         {"flashneuron-hidden", "FlashNeuron offloading only what the SSD writes during forward",
          planFlashNeuronHidden},
-        {"g10", "G10: pre-evict in inactive intervals that fit the transfer, prefetch early", planG10},
+        {"g10", "G10: pre-evict in inactive intervals that fit the transfer, prefetch early", planG10,
+         planG10WithoutFaults},
         {"most", "MOST: pre-evict by benefit size x interval, weighing oversubscription stall "
                  "against prefetch delay",
-         planMost},
+         planMost, planMostWithoutFaults},
     };
     return list;
 }
@@ -35,7 +36,8 @@ const std::vector<PlanModifierInfo>& planModifiers() {
     return list;
 }
 
-Plan makePlan(std::string_view policy, const Profile& profile, const HardwareConfig& hardware) {
+Plan makePlan(std::string_view policy, const Profile& profile, const HardwareConfig& hardware,
+              const PlannerOptions& options) {
     auto knownPlanners = [] {
         std::string s;
         for (const auto& p : planners()) s += (s.empty() ? "" : ", ") + p.id;
@@ -63,8 +65,10 @@ Plan makePlan(std::string_view policy, const Profile& profile, const HardwareCon
     // Planners add up the profile's sizes and times (live bytes, interval lengths): once the
     // totals fit, so do those sums.
     checkedProfileTotals(profile);
-    Plan plan = base->plan(profile, hardware);
+    const bool withoutFaults = !options.allowFaults && base->planWithoutFaults;
+    Plan plan = withoutFaults ? base->planWithoutFaults(profile, hardware) : base->plan(profile, hardware);
     plan.policy = std::string(policy);
+    plan.allowFaults = options.allowFaults;
     for (size_t i = 1; i < parts.size(); ++i) {
         const PlanModifierInfo* mod = nullptr;
         for (const auto& m : planModifiers())

@@ -13,6 +13,10 @@ Plan planFlashNeuron(const Profile& profile, const HardwareConfig& hardware);   
 Plan planFlashNeuronHidden(const Profile& profile, const HardwareConfig& hardware);  // flashneuron_planner.cpp
 Plan planG10(const Profile& profile, const HardwareConfig& hardware);              // g10_planner.cpp
 Plan planMost(const Profile& profile, const HardwareConfig& hardware);             // most_planner.cpp
+// The same planners' plans that never fault (fault_free_completion.h); they throw
+// FaultFreePlanImpossible when a kernel's working set exceeds the GPU.
+Plan planG10WithoutFaults(const Profile& profile, const HardwareConfig& hardware);   // g10_planner.cpp
+Plan planMostWithoutFaults(const Profile& profile, const HardwareConfig& hardware);  // most_planner.cpp
 
 void applyDiscard(const Profile& profile, const HardwareConfig& hardware, Plan& plan);      // discard_modifier.cpp
 void applyDiscardLazy(const Profile& profile, const HardwareConfig& hardware, Plan& plan);  // discard_modifier.cpp
