@@ -64,6 +64,10 @@ struct HardwareConfig {
     // What every kernel costs besides its profiled time: launch and, in a replay, the events
     // timed around it (H200: 4.59 us per empty kernel, 7.70 us with two events). 0 = free.
     Nanoseconds kernelLaunch = 0;
+    // What every directive of a replay costs on its side stream besides its CUDA call: the
+    // events around it and the waits before it (H200: about 3 us, half of it between its
+    // events). Only the replay model (runtime/replay/model_backend.h) uses it. 0 = free.
+    Nanoseconds directiveOverhead = 0;
     // Measured transfer times by size, mechanism and direction (transfer_curve.h); empty for a
     // machine described by one bandwidth and latency per link.
     MeasuredTransfers measured;

@@ -69,6 +69,9 @@ std::vector<HardwareField> makeFields() {
     rows.push_back(field("kernel_launch_ns", "kernel_launch", "what every kernel costs besides its profiled "
                          "time (launch; in a replay also the events around it)", K::Duration, 0, INT64_MAX,
                          &HardwareConfig::kernelLaunch));
+    rows.push_back(field("directive_overhead_ns", "directive_overhead", "what every directive of a replay "
+                         "costs on its stream besides its call (the events and waits around it; the replay "
+                         "model only)", K::Duration, 0, INT64_MAX, &HardwareConfig::directiveOverhead));
     rows.push_back(field("weights_start_on", "", "where persistent tensors are when the first iteration "
                          "starts", K::Tier, 0, 2, &HardwareConfig::weightsStartOn));
     rows.push_back(field("iterations", "", "iterations simulated; the last one is reported", K::Count, 1,
