@@ -21,28 +21,33 @@ Nanoseconds checkedDifference(Nanoseconds a, Nanoseconds b) {
                              std::to_string(b) + ")");
     return d;
 }
-}  // namespace
+struct Window {
+    Nanoseconds start = 0;
+    Nanoseconds end = 0;
+};
 
-MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const SimulationResult& simulated,
-                                   std::int64_t iteration, std::size_t worstCount) {
-    if (!simulated.cannotRun.empty())
-        throw std::invalid_argument("the simulated run could not run: " + simulated.cannotRun);
+const MeasuredIteration& measuredIteration(const MeasuredTimeline& measured, std::int64_t& iteration) {
     if (measured.iterations.empty()) throw std::invalid_argument("the measured timeline has no iterations");
     const auto count = static_cast<std::int64_t>(measured.iterations.size());
     if (iteration < 0) iteration = count - 1;
     if (iteration >= count)
         throw std::invalid_argument("the measured timeline has " + std::to_string(count) + " iterations; iteration " +
                                     std::to_string(iteration) + " asked for");
-    const MeasuredIteration& it = measured.iterations[static_cast<std::size_t>(iteration)];
-    if (it.kernels.size() != simulated.kernels.size())
-        throw std::invalid_argument("the measured iteration has " + std::to_string(it.kernels.size()) +
-                                    " kernels, the simulated run " + std::to_string(simulated.kernels.size()) +
-                                    ": not the same plan and profile");
+    return measured.iterations[static_cast<std::size_t>(iteration)];
+}
 
+// One measured iteration against the predicted kernel windows (run order, on the prediction's
+// clock) and the predicted iteration time.
+MeasuredComparison compareWindows(const MeasuredIteration& it, std::int64_t iteration, const std::vector<Window>& predicted,
+                                  Nanoseconds predictedTotal, std::size_t worstCount) {
+    if (it.kernels.size() != predicted.size())
+        throw std::invalid_argument("the measured iteration has " + std::to_string(it.kernels.size()) +
+                                    " kernels, the simulated run " + std::to_string(predicted.size()) +
+                                    ": not the same plan and profile");
     MeasuredComparison c;
     c.iteration = iteration;
-    c.simulatedTotal = simulated.iterationTime;
-    const Nanoseconds simOrigin = simulated.kernels.empty() ? 0 : simulated.kernels.front().start;
+    c.simulatedTotal = predictedTotal;
+    const Nanoseconds simOrigin = predicted.empty() ? 0 : predicted.front().start;
     const Nanoseconds measuredOrigin = it.kernels.empty() ? it.startNs : it.kernels.front().readyNs;
     c.measuredTotal = it.kernels.empty() ? 0 : checkedDifference(it.kernels.back().endNs, measuredOrigin);
     c.totalError = checkedDifference(c.measuredTotal, c.simulatedTotal);
@@ -52,13 +57,12 @@ MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const Simul
     c.kernels.reserve(it.kernels.size());
     for (std::size_t i = 0; i < it.kernels.size(); ++i) {
         const MeasuredKernel& m = it.kernels[i];
-        const KernelTiming& s = simulated.kernels[i];
         KernelError e;
         e.runIndex = m.runIndex;
         e.position = m.position;
         e.name = m.name;
-        e.simulatedStart = s.start - simOrigin;  // a run's times: 0 <= origin <= start <= end
-        e.simulatedDuration = s.end - s.start;
+        e.simulatedStart = predicted[i].start - simOrigin;  // a run's times: 0 <= origin <= start <= end
+        e.simulatedDuration = predicted[i].end - predicted[i].start;
         e.measuredStart = checkedDifference(m.readyNs, measuredOrigin);
         e.measuredDuration = checkedDifference(m.endNs, m.readyNs);
         e.startError = checkedDifference(e.measuredStart, e.simulatedStart);
@@ -76,6 +80,36 @@ MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const Simul
     });
     if (c.worst.size() > worstCount) c.worst.resize(worstCount);
     return c;
+}
+
+}  // namespace
+
+MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const SimulationResult& simulated,
+                                   std::int64_t iteration, std::size_t worstCount) {
+    if (!simulated.cannotRun.empty())
+        throw std::invalid_argument("the simulated run could not run: " + simulated.cannotRun);
+    const MeasuredIteration& it = measuredIteration(measured, iteration);
+    std::vector<Window> windows;
+    windows.reserve(simulated.kernels.size());
+    for (const KernelTiming& k : simulated.kernels) windows.push_back({k.start, k.end});
+    return compareWindows(it, iteration, windows, simulated.iterationTime, worstCount);
+}
+
+MeasuredComparison compareWithModel(const MeasuredTimeline& measured, const MeasuredTimeline& model,
+                                    std::int64_t iteration, std::size_t worstCount) {
+    const MeasuredIteration& it = measuredIteration(measured, iteration);
+    std::int64_t same = iteration;
+    const MeasuredIteration& predicted = measuredIteration(model, same);
+    if (same != iteration)
+        throw std::invalid_argument("the model has " + std::to_string(model.iterations.size()) +
+                                    " iterations, the measured timeline " + std::to_string(measured.iterations.size()));
+    // The measured window of a kernel is [ready, end): it holds the wait for prefetches, and so
+    // does the model's.
+    std::vector<Window> windows;
+    windows.reserve(predicted.kernels.size());
+    for (const MeasuredKernel& k : predicted.kernels) windows.push_back({k.readyNs, k.endNs});
+    const Nanoseconds total = predicted.kernels.empty() ? 0 : predicted.kernels.back().endNs - predicted.kernels.front().readyNs;
+    return compareWindows(it, iteration, windows, total, worstCount);
 }
 
 }  // namespace spillway

@@ -47,4 +47,9 @@ struct MeasuredComparison {
 MeasuredComparison compareMeasured(const MeasuredTimeline& measured, const SimulationResult& simulated,
                                    std::int64_t iteration = -1, std::size_t worstCount = 10);
 
+// The same against the replay model's timeline of the same program (runtime/replay/
+// model_backend.h): the model's kernel windows [ready, end) of the same iteration.
+MeasuredComparison compareWithModel(const MeasuredTimeline& measured, const MeasuredTimeline& model,
+                                    std::int64_t iteration = -1, std::size_t worstCount = 10);
+
 }  // namespace spillway

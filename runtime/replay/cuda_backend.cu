@@ -8,6 +8,7 @@
 //                                    other stream's latest directive on the tensor] [delayKernel]
 //                                    [start event] the call [end event]
 #include "runtime/replay/cuda_backend.h"
+#include "runtime/replay/replay_call.h"
 
 #include <cuda_runtime.h>
 
@@ -449,6 +450,12 @@ void CudaRun::waitForAnchor(std::size_t it, std::size_t j, std::size_t a, cudaSt
         check(cudaStreamWaitEvent(side, dEnd_[from * d_ + dir.crossWait.directive], 0),
               "cudaStreamWaitEvent (the other side stream)");
     }
+    for (const ReplayDependency& dep : dir.slotWaits) {
+        if (dep.previousIteration && it == 0) continue;
+        const std::size_t from = dep.previousIteration ? it - 1 : it;
+        check(cudaStreamWaitEvent(side, dEnd_[from * d_ + dep.directive], 0),
+              "cudaStreamWaitEvent (the slot's previous tensor)");
+    }
     if (dir.action == ReplayAction::Advise && managed_) {
         // cudaMemAdvise is not stream-ordered: the host issues it once its anchor has passed.
         check(cudaEventSynchronize(anchorEvent), "cudaEventSynchronize (advise anchor)");
@@ -462,7 +469,9 @@ void CudaRun::waitForAnchor(std::size_t it, std::size_t j, std::size_t a, cudaSt
 void CudaRun::copyInDeviceArena(std::size_t it, std::size_t j, char* ptr, size_t bytes, cudaStream_t side) {
     const ReplayDirective& dir = program_.directives[j];
     std::string& call = calls_[j];
-    if (dir.action == ReplayAction::Prefetch) {
+    if (replayCallFor(ArenaKind::Device, dir) == ReplayCall::Nothing) {
+        call = callName(ReplayCall::Nothing, dir);  // a prefetch of dropped contents: nothing to copy
+    } else if (dir.action == ReplayAction::Prefetch) {
         call = "cudaMemcpyAsync host->device";
         if (const cudaError_t e = cudaMemcpyAsync(ptr, hostCopy_[dir.tensor], bytes, cudaMemcpyHostToDevice, side))
             failed(j, it, call, e);

@@ -101,6 +101,9 @@ BackendRun HostBackend::run(const ReplayProgram& program, int iterations) {
                     const Nanoseconds reached = progress.waitAnchor(anchor);
                     if (dir.hasCrossWait && !(dir.crossWait.previousIteration && it == 0))
                         progress.waitDone((dir.crossWait.previousIteration ? it - 1 : it) * d + dir.crossWait.directive);
+                    for (const ReplayDependency& dep : dir.slotWaits)
+                        if (!(dep.previousIteration && it == 0))
+                            progress.waitDone((dep.previousIteration ? it - 1 : it) * d + dep.directive);
                     if (progress.aborted()) return;
                     DirectiveTimes& t = out.iterations[it].directives[j];
                     t.issue = reached + dir.delay;

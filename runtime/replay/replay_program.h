@@ -92,6 +92,9 @@ struct ReplayDirective {
     // The latest directive on the same tensor in the other stream, which this one waits for.
     bool hasCrossWait = false;
     ReplayDependency crossWait;
+    // A prefetch into a slot waits for the latest out-stream directive on every other tensor
+    // sharing it (replay_slot_order.h).
+    std::vector<ReplayDependency> slotWaits;
     std::int64_t anchorRunIndex = 0;     // issued at the kernel with this run index ...
     bool afterKernel = false;            // ... just before it starts, or just after it ends
     Nanoseconds delay = 0;               // ... plus this long
@@ -109,6 +112,7 @@ struct ReplayProgram {
     ArenaKind arenaKind = ArenaKind::Managed;
     Bytes arenaBytes = 0;
     bool plannedOffsets = false;         // the plan's arena offsets (else packed, 4 KiB aligned)
+    bool slotsOrdered = false;           // slot reuse ordered (replay_slot_order.h)
     std::vector<ArenaRange> tensors;     // per profile tensor; bytes 0 = never used, not placed
     std::vector<ReplayKernel> kernels;   // run order
     std::vector<ReplayDirective> directives;  // issue order (both streams)

@@ -1,5 +1,7 @@
 #include "runtime/replay/replay_program_builder.h"
 
+#include "runtime/replay/replay_slot_order.h"
+
 #include "core/analysis/liveness.h"
 #include "core/plan/kernel_order.h"
 
@@ -76,10 +78,13 @@ public:
         markUsedTensors();
         layOutArena(options.arena);
         addKernels();
+        orderSlots_ = options.orderSlots && program_.plannedOffsets;
         addDirectives();
         modelDirectiveCosts();
         linkCrossStreamWaits();
         addPrefetchWaits();
+        if (orderSlots_) addSlotWaits(program_, touched_, overlapping_);
+        program_.slotsOrdered = orderSlots_;
         addRecomputes();
         return std::move(program_);
     }
@@ -95,6 +100,7 @@ private:
     void appendRanges(const Kernel& k, const std::vector<TensorId>& ids, std::vector<ArenaRange>& out) const;
     void addDirectives();
     void checkDirectives();
+    void moveSlotPrefetches();
     ReplayDirective replayDirectiveFor(std::size_t i) const;
     void modelDirectiveCosts();
     void modelCost(ReplayDirective& d, TensorState& s) const;
@@ -116,6 +122,9 @@ private:
     std::vector<char> used_;                // per tensor: some kernel reads or writes it
     std::vector<ArenaRange> workspaces_;    // per kernel position
     std::vector<std::int64_t> keyOf_;       // per plan directive: its anchor key
+    bool orderSlots_ = false;
+    std::vector<std::vector<std::int32_t>> touched_;      // per run index: tensor positions read or written
+    std::vector<std::vector<std::int32_t>> overlapping_;  // per tensor: others sharing arena bytes
 };
 
 void ProgramBuilder::describePlan() {
@@ -239,9 +248,18 @@ void ProgramBuilder::appendRanges(const Kernel& k, const std::vector<TensorId>& 
 // as the plan lists them.
 void ProgramBuilder::addDirectives() {
     checkDirectives();
+    if (orderSlots_) moveSlotPrefetches();
     std::vector<std::size_t> sorted(plan_.directives.size());
     for (std::size_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
-    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) { return keyOf_[a] < keyOf_[b]; });
+    // A prefetch moved for slot reuse goes last at its new anchor: after the drop of the slot's
+    // previous tensor issued there, which it then waits for.
+    const auto moved = [&](std::size_t i) {
+        const Directive& d = plan_.directives[i];
+        return keyOf_[i] != 2 * runIndexOf_[d.kernelPos] + (d.afterKernel ? 1 : 0);
+    };
+    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
+        return keyOf_[a] != keyOf_[b] ? keyOf_[a] < keyOf_[b] : (!moved(a) && moved(b));
+    });
     program_.anchorBegin.assign(2 * n_ + 1, 0);
     for (std::size_t i : sorted) program_.directives.push_back(replayDirectiveFor(i));
     for (std::size_t j = 0, a = 0; a <= static_cast<std::size_t>(2 * n_); ++a) {
@@ -264,6 +282,28 @@ void ProgramBuilder::checkDirectives() {
     }
 }
 
+// Prefetches into a shared slot issued only after the slot's previous tensor is done with.
+void ProgramBuilder::moveSlotPrefetches() {
+    touched_.assign(n_, {});
+    for (std::int64_t r = 0; r < n_; ++r) {
+        const Kernel& k = profile_.kernels[order_[r]];
+        for (const auto* ids : {&k.inputs, &k.outputs})
+            for (TensorId id : *ids)
+                if (const auto p = index_.tensorPos(id); p >= 0) touched_[r].push_back(static_cast<std::int32_t>(p));
+    }
+    overlapping_ = overlappingTensors(program_.tensors);
+    std::vector<SlotDirective> slots;
+    for (std::size_t i = 0; i < plan_.directives.size(); ++i)
+        slots.push_back({static_cast<std::int32_t>(index_.tensorPos(plan_.directives[i].tensor)),
+                         plan_.directives[i].kind == DirectiveKind::Prefetch, keyOf_[i]});
+    std::size_t moved = 0;
+    keyOf_ = slotSafeKeys(slots, touched_, overlapping_, moved);
+    if (moved > 0)
+        program_.notes.emplace_back(-1, fmt::format("slot reuse ordered: {} prefetch(es) issued after the last kernel that "
+                                                    "uses another tensor at their arena offsets, not at the plan's anchor",
+                                                    moved));
+}
+
 ReplayDirective ProgramBuilder::replayDirectiveFor(std::size_t i) const {
     const Directive& d = plan_.directives[i];
     ReplayDirective rd;
@@ -281,9 +321,11 @@ ReplayDirective ProgramBuilder::replayDirectiveFor(std::size_t i) const {
     rd.tensorName = profile_.tensors[rd.tensor].name;
     rd.range = program_.tensors[rd.tensor];
     rd.target = d.target;
-    rd.anchorRunIndex = runIndexOf_[d.kernelPos];
-    rd.afterKernel = d.afterKernel;
-    rd.delay = d.delay;
+    rd.anchorRunIndex = keyOf_[i] / 2;  // the plan's anchor, unless slot reuse moved it
+    rd.afterKernel = keyOf_[i] % 2 == 1;
+    // A prefetch moved for slot reuse is issued as soon as its slot is free: no delay on top.
+    const bool moved = keyOf_[i] != 2 * runIndexOf_[d.kernelPos] + (d.afterKernel ? 1 : 0);
+    rd.delay = moved ? 0 : d.delay;
     if (rd.action == ReplayAction::PreEvict && d.target == Tier::Gpu)
         fail(directiveLabel(i, d) + ": a pre-evict needs a target of host or ssd, not gpu");
     return rd;

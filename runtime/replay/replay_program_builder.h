@@ -14,6 +14,9 @@ enum class ArenaChoice {
 
 struct ReplayOptions {
     ArenaChoice arena = ArenaChoice::Auto;
+    // Order a planned arena's slot reuse (replay_slot_order.h). Off only to re-simulate a
+    // replay measured before issue 16, whose runtime did not.
+    bool orderSlots = true;
 };
 
 // Throws std::invalid_argument naming the directive (its index in the plan), kernel or tensor

@@ -52,6 +52,7 @@ MeasuredTimeline runReplay(const ReplayProgram& program, ReplayBackend& backend,
     m.arenaKind = std::string(toString(program.arenaKind));
     m.arenaBytes = program.arenaBytes;
     m.plannedOffsets = program.plannedOffsets;
+    m.slotsOrdered = program.slotsOrdered;
     for (std::size_t it = 0; it < run.iterations.size(); ++it) {
         const IterationTimes& times = run.iterations[it];
         MeasuredIteration mi;

@@ -10,6 +10,8 @@
 #include "core/io/base/import_error.h"
 #include "core/io/measured/measured_timeline.h"
 #include "core/sim/simulator.h"
+#include "core/hardware/hardware_presets.h"
+#include "runtime/replay/model_backend.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"
 
@@ -27,6 +29,21 @@ constexpr int kExitBackend = 3;
 
 double ms(spillway::Nanoseconds ns) { return double(ns) / 1e6; }
 
+void printErrors(const spillway::MeasuredComparison& c, const char* against) {
+    using namespace spillway;
+    fmt::print("measured vs {} (iteration {}): {:.3f} ms vs {:.3f} ms, error {:+.3f} ms ({:+.1f}%), "
+               "mean |kernel error| {:.1f} us\n",
+               against, c.iteration, ms(c.measuredTotal), ms(c.simulatedTotal), ms(c.totalError),
+               100.0 * c.totalRelativeError, double(c.meanAbsDurationError) / 1e3);
+    for (const std::int64_t i : c.worst) {
+        const KernelError& k = c.kernels[static_cast<std::size_t>(i)];
+        fmt::print("  kernel {:>5} {:<40} measured {:>10.1f} us, {} {:>10.1f} us ({:+.1f} us)\n", k.runIndex,
+                   k.name.substr(0, 40), double(k.measuredDuration) / 1e3, against, double(k.simulatedDuration) / 1e3,
+                   double(k.durationError) / 1e3);
+    }
+}
+
+// The plan simulated on its own (planning) machine.
 void printComparison(const spillway::replay::ReplayInputs& in, const spillway::MeasuredTimeline& measured) {
     using namespace spillway;
     SimulationOptions options;
@@ -35,90 +52,154 @@ void printComparison(const spillway::replay::ReplayInputs& in, const spillway::M
     options.recordTransfers = false;
     options.measureDiscardSavings = false;
     const SimulationResult sim = simulate(in.profile, in.plan.plan, in.plan.hardware, options);
-    const MeasuredComparison c = compareMeasured(measured, sim, -1, 5);
-    fmt::print("measured vs simulated (iteration {}): {:.3f} ms vs {:.3f} ms, error {:+.3f} ms ({:+.1f}%), "
-               "mean |kernel error| {:.1f} us\n",
-               c.iteration, ms(c.measuredTotal), ms(c.simulatedTotal), ms(c.totalError), 100.0 * c.totalRelativeError,
-               double(c.meanAbsDurationError) / 1e3);
-    for (const std::int64_t i : c.worst) {
-        const KernelError& k = c.kernels[static_cast<std::size_t>(i)];
-        fmt::print("  kernel {:>5} {:<40} measured {:>10.1f} us, simulated {:>10.1f} us ({:+.1f} us)\n", k.runIndex,
-                   k.name.substr(0, 40), double(k.measuredDuration) / 1e3, double(k.simulatedDuration) / 1e3,
-                   double(k.durationError) / 1e3);
+    printErrors(compareMeasured(measured, sim, -1, 5), "simulated");
+}
+
+// The replay model of the same program on the machine it ran on; with `followCalls`, charging
+// the calls the measured replay made.
+spillway::MeasuredTimeline modelOf(const spillway::replay::ReplayProgram& program, const std::string& machine,
+                                   const spillway::MeasuredTimeline* followCalls, int iterations) {
+    using namespace spillway;
+    replay::ModelBackend model(loadHardware(machine));
+    if (followCalls) model.followCalls(program, *followCalls);
+    return replay::runReplay(program, model, iterations);
+}
+
+struct Args {
+    std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate;
+    int iterations = 1;
+    bool compare = false, force = false, unorderedSlots = false;
+};
+
+void addOptions(CLI::App& app, Args& a) {
+    app.add_option("PLAN", a.planPath, "the exported plan (spillway.plan/1 JSON)")->required();
+    app.add_option("PROFILE", a.profilePath, "the profile the plan was made for (any format Spillway reads)")->required();
+    app.add_option("--backend", a.backendName,
+                   "cuda (a GPU), host (threads and timers on the CPU) or model (worked out on --machine)")
+        ->check(CLI::IsMember({"cuda", "host", "model"}));
+    app.add_option("-o,--output", a.output, "where to write the measured timeline (spillway.measured/1 JSON)");
+    app.add_option("--iterations", a.iterations, "iterations to replay (the comparison uses the last)")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--arena", a.arena,
+                   "auto: device memory at the plan's offsets when it has an arena, else managed; managed; device")
+        ->check(CLI::IsMember({"auto", "managed", "device"}));
+    app.add_option("--machine", a.machine,
+                   "the machine the replay runs on, a preset id (h200) or a spillway.hardware/1 file (what "
+                   "spillway-calibrate writes): the model backend's machine, and with --compare or --resimulate "
+                   "what the replay model is worked out on");
+    app.add_option("--resimulate", a.resimulate,
+                   "a measured timeline of this plan: re-simulate what ran (its arena, its calls, its iterations) "
+                   "on --machine and print measured against the model; nothing is replayed")
+        ->excludes("--backend");
+    app.add_flag("--compare", a.compare,
+                 "also print measured against simulated times (the plan's machine) and, with --machine, "
+                 "against the replay model");
+    app.add_flag("--force", a.force, "overwrite OUTPUT if it exists");
+    app.add_flag("--unordered-slots", a.unorderedSlots,
+                 "do not order the reuse of the plan's arena slots (as runtimes before issue 16 did): a prefetch "
+                 "may land in a slot its previous tensor still uses, a late discard may wipe the new one");
+}
+
+spillway::replay::ArenaChoice arenaChoice(const std::string& arena) {
+    using spillway::replay::ArenaChoice;
+    return arena == "managed" ? ArenaChoice::Managed : arena == "device" ? ArenaChoice::Device : ArenaChoice::Auto;
+}
+
+// --resimulate: the measured timeline's arena, calls and iterations, on --machine.
+int resimulate(const Args& a, const spillway::replay::ReplayInputs& in) {
+    using namespace spillway;
+    const MeasuredTimeline measured = readMeasuredTimeline(a.resimulate);
+    if (measured.profileHash != in.plan.profileHash)
+        throw std::invalid_argument(a.resimulate + " was measured for profile " + measured.profileHash + ", the plan " +
+                                    a.planPath + " is of " + in.plan.profileHash);
+    replay::ReplayOptions options;
+    options.arena = measured.arenaKind == "device" ? replay::ArenaChoice::Device : replay::ArenaChoice::Managed;
+    options.orderSlots = measured.slotsOrdered;
+    const replay::ReplayProgram program = replay::buildReplayProgram(in.profile, in.plan, options);
+    const MeasuredTimeline model =
+        modelOf(program, a.machine, &measured, static_cast<int>(measured.iterations.size()));
+    if (!a.output.empty()) writeMeasuredTimeline(model, a.output);
+    fmt::print("{} ({} arena, {} iteration(s)) re-simulated on {}\n", a.resimulate, measured.arenaKind,
+               measured.iterations.size(), a.machine);
+    printErrors(compareWithModel(measured, model, -1, 5), "model");
+    return kExitOk;
+}
+
+int replayPlan(const Args& a, const spillway::replay::ReplayInputs& in) {
+    using namespace spillway;
+    replay::ReplayOptions options;
+    options.arena = arenaChoice(a.arena);
+    options.orderSlots = !a.unorderedSlots;
+    replay::ReplayProgram program;
+    try {
+        program = replay::buildReplayProgram(in.profile, in.plan, options);
+    } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "spillway-replay: {}: {}\n", a.planPath, e.what());
+        return kExitBadInput;
     }
+    const MeasuredTimeline measured = a.backendName == "model"
+                                          ? modelOf(program, a.machine, nullptr, a.iterations)
+                                          : replay::runReplay(program, *replay::makeReplayBackend(a.backendName), a.iterations);
+    try {
+        writeMeasuredTimeline(measured, a.output);
+    } catch (const std::exception& e) {  // names OUTPUT: a folder, no permission, a full disk
+        fmt::print(stderr, "spillway-replay: {}\n", e.what());
+        return kExitBadInput;
+    }
+    const MeasuredIteration& last = measured.iterations.back();
+    fmt::print("{} on {}: {} kernels, {} directives, {} iteration(s); last iteration {:.3f} ms "
+               "(profiled kernels {:.3f} ms); {} fallback(s), {} failure(s) -> {}\n",
+               measured.backend, measured.device, program.kernels.size(), program.directives.size(),
+               measured.iterations.size(), ms(last.endNs - last.startNs), ms(in.profile.totalDuration()),
+               measured.fallbacks.size(), measured.failures.size(), a.output);
+    for (const MeasuredNote& n : measured.fallbacks) fmt::print("  fallback: {}\n", n.message);
+    for (const MeasuredNote& n : measured.failures) fmt::print("  failure: {}\n", n.message);
+    if (a.compare) printComparison(in, measured);
+    if (a.compare && !a.machine.empty() && a.backendName != "model")
+        printErrors(compareWithModel(measured, modelOf(program, a.machine, &measured, a.iterations), -1, 5), "model");
+    return kExitOk;
+}
+
+// What the options say together that CLI11 cannot check alone; "" when they fit.
+std::string usageProblem(const Args& a) {
+    if (a.resimulate.empty() && a.backendName.empty()) return "--backend or --resimulate is required";
+    if (a.resimulate.empty() && a.output.empty()) return "--output is required";
+    if ((a.backendName == "model" || !a.resimulate.empty()) && a.machine.empty())
+        return "--machine is required with --backend model and --resimulate (a preset id such as h200, or a file)";
+    if (!a.output.empty() && std::filesystem::exists(a.output) && !a.force)
+        return a.output + " exists; pass --force to overwrite it";
+    return {};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace spillway;
-    CLI::App app{"spillway-replay: replay an exported plan on a GPU (or on the CPU with --backend host) and write "
-                 "the measured timeline (Spillway " SPILLWAY_VERSION ")"};
+    CLI::App app{"spillway-replay: replay an exported plan on a GPU (or on the CPU with --backend host, or worked "
+                 "out on a measured machine with --backend model) and write the measured timeline (Spillway " SPILLWAY_VERSION ")"};
     app.set_version_flag("--version", std::string(SPILLWAY_VERSION));
-    std::string planPath, profilePath, backendName, output, arena = "auto";
-    int iterations = 1;
-    bool compare = false, force = false;
-    app.add_option("PLAN", planPath, "the exported plan (spillway.plan/1 JSON)")->required();
-    app.add_option("PROFILE", profilePath, "the profile the plan was made for (any format Spillway reads)")->required();
-    app.add_option("--backend", backendName, "cuda (a GPU) or host (threads and timers on the CPU)")
-        ->required()
-        ->check(CLI::IsMember({"cuda", "host"}));
-    app.add_option("-o,--output", output, "where to write the measured timeline (spillway.measured/1 JSON)")->required();
-    app.add_option("--iterations", iterations, "iterations to replay (the comparison uses the last)")
-        ->check(CLI::Range(1, 100000));
-    app.add_option("--arena", arena,
-                   "auto: device memory at the plan's offsets when it has an arena, else managed; managed; device")
-        ->check(CLI::IsMember({"auto", "managed", "device"}));
-    app.add_flag("--compare", compare, "also simulate the plan and print measured against simulated times");
-    app.add_flag("--force", force, "overwrite OUTPUT if it exists");
+    Args a;
+    addOptions(app, a);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? kExitOk : kExitBadInput;
     }
-
     try {
-        if (std::filesystem::exists(output) && !force) {
-            fmt::print(stderr, "spillway-replay: {} exists; pass --force to overwrite it\n", output);
+        if (const std::string why = usageProblem(a); !why.empty()) {
+            fmt::print(stderr, "spillway-replay: {}\n", why);
             return kExitBadInput;
         }
         replay::ReplayInputs in;
         try {
-            in = replay::loadReplayInputs(planPath, profilePath);
-        } catch (const std::exception& e) {  // all of it is about PLAN or PROFILE, none about the GPU
+            in = replay::loadReplayInputs(a.planPath, a.profilePath);
+            if (!a.machine.empty()) (void)loadHardware(a.machine);  // a bad machine is bad input, found before any run
+        } catch (const std::exception& e) {  // all of it is about the files, none about the GPU
             fmt::print(stderr, "spillway-replay: {}\n", e.what());
             return kExitBadInput;
         }
-        replay::ReplayOptions options;
-        options.arena = arena == "managed"  ? replay::ArenaChoice::Managed
-                        : arena == "device" ? replay::ArenaChoice::Device
-                                            : replay::ArenaChoice::Auto;
-        replay::ReplayProgram program;
-        try {
-            program = replay::buildReplayProgram(in.profile, in.plan, options);
-        } catch (const std::invalid_argument& e) {
-            fmt::print(stderr, "spillway-replay: {}: {}\n", planPath, e.what());
-            return kExitBadInput;
-        }
-        const auto backend = replay::makeReplayBackend(backendName);
-        const MeasuredTimeline measured = replay::runReplay(program, *backend, iterations);
-        try {
-            writeMeasuredTimeline(measured, output);
-        } catch (const std::exception& e) {  // names OUTPUT: a folder, no permission, a full disk
-            fmt::print(stderr, "spillway-replay: {}\n", e.what());
-            return kExitBadInput;
-        }
-        const MeasuredIteration& last = measured.iterations.back();
-        fmt::print("{} on {}: {} kernels, {} directives, {} iteration(s); last iteration {:.3f} ms "
-                   "(profiled kernels {:.3f} ms); {} fallback(s), {} failure(s) -> {}\n",
-                   measured.backend, measured.device, program.kernels.size(), program.directives.size(),
-                   measured.iterations.size(), ms(last.endNs - last.startNs), ms(in.profile.totalDuration()),
-                   measured.fallbacks.size(), measured.failures.size(), output);
-        for (const MeasuredNote& n : measured.fallbacks) fmt::print("  fallback: {}\n", n.message);
-        for (const MeasuredNote& n : measured.failures) fmt::print("  failure: {}\n", n.message);
-        if (compare) printComparison(in, measured);
-        return kExitOk;
+        return a.resimulate.empty() ? replayPlan(a, in) : resimulate(a, in);
     } catch (const ImportError& e) {
         fmt::print(stderr, "spillway-replay: {}\n", e.what());
         return kExitBadInput;

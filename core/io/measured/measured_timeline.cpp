@@ -90,7 +90,8 @@ nlohmann::ordered_json measuredTimelineToJson(const MeasuredTimeline& m) {
     j["device"] = m.device;
     j["plan"] = {{"policy", m.planPolicy}, {"hardware", m.planHardware}};
     j["profile"] = {{"name", m.profileName}, {"hash", m.profileHash}};
-    j["arena"] = {{"kind", m.arenaKind}, {"bytes", m.arenaBytes}, {"planned_offsets", m.plannedOffsets}};
+    j["arena"] = {{"kind", m.arenaKind}, {"bytes", m.arenaBytes}, {"planned_offsets", m.plannedOffsets},
+                  {"slots_ordered", m.slotsOrdered}};
     auto iterations = nlohmann::ordered_json::array();
     for (const auto& it : m.iterations) {
         nlohmann::ordered_json o;
@@ -154,6 +155,8 @@ MeasuredTimeline measuredTimelineFromJson(const nlohmann::json& doc, const std::
         m.arenaKind = arena.oneOf("kind", {"managed", "device"});
         m.arenaBytes = arena.nonNegative("bytes");
         m.plannedOffsets = arena.boolean("planned_offsets");
+        // absent in timelines written before issue 16, whose runtime did not order slot reuse
+        m.slotsOrdered = arena.has("slots_ordered") && arena.boolean("slots_ordered");
         arena.finish();
     }
     const auto& iterations = top.array("iterations");

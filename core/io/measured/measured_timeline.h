@@ -80,6 +80,7 @@ struct MeasuredTimeline {
     std::string arenaKind;         // "managed" or "device"
     Bytes arenaBytes = 0;
     bool plannedOffsets = false;   // the tensors sit at the plan's arena offsets
+    bool slotsOrdered = false;     // the runtime ordered slot reuse (runtime/replay/replay_slot_order.h)
     std::vector<MeasuredIteration> iterations;
     std::vector<MeasuredNote> fallbacks;
     std::vector<MeasuredNote> failures;

@@ -1,0 +1,133 @@
+// Replay fidelity: the six replays measured on a real H200 (../shared/data/h200/replays: the
+// small GPT lesson's uvm, g10 and most plans, each in a managed and a device arena) re-simulated
+// by the replay model on the machine they ran on (the h200 preset, built from that machine's
+// probes), each with its own arena and the calls it made. The model must come within 10% of
+// the measured last iteration; the plans' own simulations (on the machine they were planned
+// for) were -97% to +840% off. docs/validation.md, "Real GPU".
+#include "core/deploy/measured_comparison.h"
+#include "core/hardware/hardware_presets.h"
+#include "core/io/measured/measured_timeline.h"
+#include "core/io/valid_profile.h"
+#include "core/plan/exported_plan.h"
+#include "core/sim/simulator.h"
+#include "runtime/replay/model_backend.h"
+#include "runtime/replay/replay_program_builder.h"
+#include "runtime/replay/replay_runner.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <set>
+
+using namespace spillway;
+
+namespace {
+
+const std::string kReplays = SPILLWAY_SHARED_DATA "/h200/replays/";
+const std::string kProfile = SPILLWAY_SOURCE_DIR "/samples/lessons/small-gpt.profile.json";
+
+struct Fidelity {
+    MeasuredComparison comparison;
+    MeasuredTimeline model;
+    std::set<std::int64_t> raced;  // run indices of the last iteration's kernels in a slot race
+};
+
+Fidelity resimulate(const Profile& profile, const std::string& policy, const std::string& arena,
+                    const HardwareConfig& machine) {
+    const ExportedPlan plan = readExportedPlan(kReplays + "gpt-" + policy + ".plan.json");
+    const MeasuredTimeline measured = readMeasuredTimeline(kReplays + "gpt-" + policy + "-" + arena + ".measured.json");
+    replay::ReplayOptions options;
+    options.arena = measured.arenaKind == "device" ? replay::ArenaChoice::Device : replay::ArenaChoice::Managed;
+    options.orderSlots = measured.slotsOrdered;
+    const replay::ReplayProgram program = replay::buildReplayProgram(profile, plan, options);
+    replay::ModelBackend model(machine);
+    model.followCalls(program, measured);
+    Fidelity f;
+    f.model = replay::runReplay(program, model, static_cast<int>(measured.iterations.size()));
+    f.comparison = compareWithModel(measured, f.model, -1, 3);
+    for (const auto& race : model.slotRaces())
+        if (race.iteration + 1 == measured.iterations.size()) f.raced.insert(static_cast<std::int64_t>(race.kernel));
+    return f;
+}
+
+}  // namespace
+
+class TestReplayFidelity : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        if (!QFileInfo::exists(QString::fromStdString(kReplays + "gpt-uvm.plan.json")))
+            QSKIP("../shared/data/h200/replays is not beside the checkout");
+    }
+
+    void replaysAreResimulatedWithinTenPercent_data() {
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<QString>("arena");
+        for (const char* policy : {"uvm", "g10", "most"})
+            for (const char* arena : {"managed", "auto"})
+                QTest::newRow(qPrintable(QString("%1-%2").arg(policy, arena))) << QString(policy) << QString(arena);
+    }
+    void replaysAreResimulatedWithinTenPercent() {
+        QFETCH(QString, policy);
+        QFETCH(QString, arena);
+        const Profile profile = loadValidProfile(kProfile);
+        const Fidelity f = resimulate(profile, policy.toStdString(), arena.toStdString(), hardwarePreset("h200"));
+        const MeasuredComparison& c = f.comparison;
+        qInfo("%s-%s: measured %.3f ms, model %.3f ms, %+.1f%%; %zu kernels in slot races", qPrintable(policy),
+              qPrintable(arena), double(c.measuredTotal) / 1e6, double(c.simulatedTotal) / 1e6,
+              100.0 * c.totalRelativeError, f.raced.size());
+        for (std::int64_t i : c.worst) {
+            const KernelError& k = c.kernels[static_cast<std::size_t>(i)];
+            qInfo("  kernel %lld %s: measured %.1f us, model %.1f us", static_cast<long long>(k.runIndex), k.name.c_str(),
+                  double(k.measuredDuration) / 1e3, double(k.simulatedDuration) / 1e3);
+        }
+        // A managed arena whose plan discards and re-prefetches (g10, most): the H200 took 5 to
+        // 8 ms more in kernels whose pages the model holds resident, and CUPTI counted ~800 GPU
+        // page faults per iteration there (docs/validation.md, "Real GPU"). Not modelled yet.
+        if (arena == "managed" && policy != "uvm")
+            QEXPECT_FAIL("", "managed arena with discards: driver faults the model does not predict (issue 16, open)",
+                         Continue);
+        QVERIFY2(std::abs(c.totalRelativeError) <= 0.10,
+                 qPrintable(QString("%1-%2 off by %3%").arg(policy, arena).arg(100.0 * c.totalRelativeError, 0, 'f', 1)));
+    }
+
+    // The runtime before issue 16 did not order slot reuse: the model finds the kernels whose
+    // pages a late discard wiped in the g10 plan's managed replay, and none in a device arena.
+    void slotRacesAreFoundWhereTheyHappened() {
+        const Profile profile = loadValidProfile(kProfile);
+        QVERIFY(!resimulate(profile, "g10", "managed", hardwarePreset("h200")).raced.empty());
+        QVERIFY(resimulate(profile, "g10", "auto", hardwarePreset("h200")).raced.empty());
+        QVERIFY(resimulate(profile, "uvm", "managed", hardwarePreset("h200")).raced.empty());
+    }
+
+    // The plans' own simulation (their planning machine, g10-a100 at 0.3 GiB) against the same
+    // replays: what the issue started from (-97% to +840%).
+    void thePlanningMachineWasFarOff() {
+        const Profile profile = loadValidProfile(kProfile);
+        const ExportedPlan plan = readExportedPlan(kReplays + "gpt-g10.plan.json");
+        const MeasuredTimeline measured = readMeasuredTimeline(kReplays + "gpt-g10-managed.measured.json");
+        const MeasuredComparison c = compareMeasured(measured, simulate(profile, plan.plan, plan.hardware));
+        QVERIFY(c.totalRelativeError > 5.0);
+    }
+
+    // What spillway-calibrate wrote on an H200 (tests/fixtures/hardware) is a machine the
+    // simulator and the replay model read.
+    void aRecordedCalibrationIsAMachine() {
+        const HardwareConfig machine = loadHardware(SPILLWAY_SOURCE_DIR "/tests/fixtures/hardware/h200-calibrated.hardware.json");
+        QVERIFY(!machine.measured.empty());
+        QVERIFY(!machine.measured.isDuplex(TransferMechanism::ManagedPrefetch));
+        QVERIFY(machine.kernelLaunch > 0);
+        QVERIFY(machine.directiveOverhead > 0);
+        const Profile profile = loadValidProfile(kProfile);
+        const ExportedPlan plan = readExportedPlan(kReplays + "gpt-uvm.plan.json");
+        const SimulationResult sim = simulate(profile, plan.plan, machine);
+        QVERIFY(sim.cannotRun.empty());
+        QVERIFY(sim.iterationTime >= profile.totalDuration() + 390 * machine.kernelLaunch);
+        const Fidelity f = resimulate(profile, "uvm", "auto", machine);
+        QVERIFY2(std::abs(f.comparison.totalRelativeError) <= 0.10,
+                 qPrintable(QString("uvm on the calibrated machine off by %1%").arg(100.0 * f.comparison.totalRelativeError)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayFidelity)
+#include "tst_replay_fidelity.moc"

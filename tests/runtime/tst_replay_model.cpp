@@ -1,0 +1,205 @@
+// The replay model (runtime/replay/model_backend.h) and ordered slot reuse
+// (replay_slot_order.h), worked out by hand on the chain profile of replay_test_support.h:
+// four 300 us kernels; a1 and a3 share the same arena bytes.
+#include "replay_test_support.h"
+
+#include "core/deploy/measured_comparison.h"
+#include "runtime/replay/model_backend.h"
+#include "runtime/replay/replay_program_builder.h"
+#include "runtime/replay/replay_runner.h"
+
+#include <QtTest>
+
+using namespace spillway;
+using namespace replay_test;
+
+namespace {
+
+// Tensors at planned offsets: w at 0, w2 at 4 MiB, a1 at 8 MiB and a3 half a page later (their
+// lifetimes do not overlap: a1 dies at k1, a3 is born at k2), a2 and out after.
+ExportedPlan sharedSlotPlan(const Profile& profile, std::vector<Directive> directives) {
+    ExportedPlan plan = exported(profile, std::move(directives));
+    const Bytes mib = kMiB;
+    plan.plan.arena = {{10, -1, 0, kWeightBytes},       {15, -1, 4 * mib, kWeightBytes}, {11, -1, 8 * mib, 4096},
+                       {13, -1, 8 * mib + 2048, 4096},          {12, -1, 9 * mib, 4096},         {14, -1, 10 * mib, 4096}};
+    plan.plan.arenaBytes = 11 * mib;
+    return plan;
+}
+
+// A machine whose pinned copies take 1 ms per MB (1 GB/s) with a 5 us floor, managed
+// prefetches 0.5 GB/s without overlap of the two directions, faults 0.25 GB/s, and 10 us per
+// kernel.
+HardwareConfig measuredMachine() {
+    HardwareConfig hw = slowLinks();
+    hw.id = "model-test";
+    hw.kernelLaunch = 10'000;
+    auto& m = hw.measured;
+    m.curve(TransferDirection::ToGpu, TransferMechanism::PinnedCopy) = {{{1'000'000, 1'000'000'000}}, 5'000};
+    m.curve(TransferDirection::ToHost, TransferMechanism::PinnedCopy) = {{{1'000'000, 1'000'000'000}}, 5'000};
+    m.curve(TransferDirection::ToGpu, TransferMechanism::ManagedPrefetch) = {{{1'000'000, 500'000'000}}, 0};
+    m.curve(TransferDirection::ToHost, TransferMechanism::ManagedPrefetch) = {{{1'000'000, 500'000'000}}, 0};
+    m.curve(TransferDirection::ToGpu, TransferMechanism::FaultMigration) = {{{1'000'000, 250'000'000}}, 0};
+    m.duplex[static_cast<std::size_t>(TransferMechanism::ManagedPrefetch)] = false;
+    return hw;
+}
+
+MeasuredTimeline modelled(const replay::ReplayProgram& program, int iterations = 1,
+                          const HardwareConfig& machine = measuredMachine()) {
+    replay::ModelBackend model(machine);
+    return replay::runReplay(program, model, iterations);
+}
+
+}  // namespace
+
+class TestReplayModel : public QObject {
+    Q_OBJECT
+private slots:
+    void deviceArenaCopiesCostThePinnedCurve() {
+        const Profile profile = chainProfile();
+        replay::ReplayOptions device;
+        device.arena = replay::ArenaChoice::Device;
+        const auto program = replay::buildReplayProgram(
+            profile, sharedSlotPlan(profile, {directive(DirectiveKind::Prefetch, 0, 10)}), device);
+        const MeasuredTimeline t = modelled(program);
+        const auto& it = t.iterations[0];
+        // 2 MB at 1 GB/s = 2 ms, issued at the origin; k0 waits for it, then 300 us + 10 us.
+        QCOMPARE(it.transfers[0].call, std::string("cudaMemcpyAsync host->device"));
+        QCOMPARE(it.transfers[0].endNs - it.transfers[0].startNs, Nanoseconds(2'000'000));
+        QCOMPARE(it.kernels[0].startNs, Nanoseconds(2'000'000));
+        QCOMPARE(it.kernels[0].endNs, Nanoseconds(2'000'000 + 310'000));
+        QCOMPARE(it.kernels[3].endNs - it.kernels[1].readyNs, Nanoseconds(3 * 310'000));
+    }
+
+    void deviceArenaPrefetchAfterADropCopiesNothing() {
+        const Profile profile = chainProfile();
+        replay::ReplayOptions device;
+        device.arena = replay::ArenaChoice::Device;
+        const auto program = replay::buildReplayProgram(
+            profile,
+            sharedSlotPlan(profile, {directive(DirectiveKind::Free, 0, 10, Tier::Gpu, true),
+                                     directive(DirectiveKind::Prefetch, 2, 10)}),
+            device);
+        const MeasuredTimeline t = modelled(program);
+        const auto& prefetch = t.iterations[0].transfers[1];
+        QCOMPARE(prefetch.kind, std::string("prefetch"));
+        QCOMPARE(prefetch.call, std::string("nothing (device memory: dropped contents need no copy)"));
+        QCOMPARE(prefetch.endNs, prefetch.startNs);
+    }
+
+    void managedKernelsFaultWhatIsOnTheHost() {
+        const Profile profile = chainProfile();
+        replay::ReplayOptions managed;
+        managed.arena = replay::ArenaChoice::Managed;
+        // w is pre-evicted after k0 (2 MB at 10 GB/s: done before k2) and not brought back: k2
+        // faults its 2 MB in at 0.25 GB/s.
+        HardwareConfig hw = measuredMachine();
+        hw.measured.curve(TransferDirection::ToHost, TransferMechanism::ManagedPrefetch) = {{{1'000'000, 10'000'000'000}}, 0};
+        const auto program = replay::buildReplayProgram(
+            profile, sharedSlotPlan(profile, {directive(DirectiveKind::PreEvict, 0, 10, Tier::Host, true)}), managed);
+        const MeasuredTimeline t = modelled(program, 1, hw);
+        const auto& it = t.iterations[0];
+        const auto& k2 = it.kernels[2];
+        QCOMPARE(it.transfers[0].call, std::string("cudaMemPrefetchAsync to host"));
+        QVERIFY(it.transfers[0].endNs < k2.startNs);
+        // w's 2 MB, and the half of a3's second page no kernel had touched (2048 B: 8192 ns)
+        QCOMPARE(k2.endNs - k2.startNs, Nanoseconds(310'000 + 8'000'000 + 8'192));
+        // k1 touches nothing on the host; it only populates its new output a2 (4 KiB: 16 384 ns).
+        QCOMPARE(it.kernels[1].endNs - it.kernels[1].startNs, Nanoseconds(310'000 + 16'384));
+    }
+
+    void oppositeManagedPrefetchesDoNotOverlap() {
+        const Profile profile = chainProfile();
+        replay::ReplayOptions managed;
+        managed.arena = replay::ArenaChoice::Managed;
+        // Both issued before k1: w2 in (2 MB) and w out (2 MB), 4 ms each at 0.5 GB/s.
+        const auto program = replay::buildReplayProgram(
+            profile,
+            sharedSlotPlan(profile, {directive(DirectiveKind::PreEvict, 1, 10, Tier::Host),
+                                     directive(DirectiveKind::Prefetch, 1, 15)}),
+            managed);
+        const MeasuredTimeline t = modelled(program, 2);
+        const auto& tr = t.iterations[1].transfers;
+        QCOMPARE(tr[0].kind, std::string("pre-evict"));
+        QVERIFY(tr[1].startNs >= tr[0].endNs);  // serialised: the link does not run both ways
+    }
+
+    void followedCallsReplaceTheRuntimesOwn() {
+        const Profile profile = chainProfile();
+        replay::ReplayOptions device;
+        device.arena = replay::ArenaChoice::Device;
+        const auto program = replay::buildReplayProgram(
+            profile,
+            sharedSlotPlan(profile, {directive(DirectiveKind::Free, 0, 10, Tier::Gpu, true),
+                                     directive(DirectiveKind::Prefetch, 2, 10)}),
+            device);
+        // A replay measured before issue 16 copied the dropped tensor in anyway.
+        MeasuredTimeline past = modelled(program);
+        past.iterations[0].transfers[1].call = "cudaMemcpyAsync host->device";
+        replay::ModelBackend model(measuredMachine());
+        model.followCalls(program, past);
+        const MeasuredTimeline t = replay::runReplay(program, model, 1);
+        QCOMPARE(t.iterations[0].transfers[1].endNs - t.iterations[0].transfers[1].startNs, Nanoseconds(2'000'000));
+        const MeasuredComparison c = compareWithModel(past, t);
+        QCOMPARE(c.kernels.size(), std::size_t(4));
+
+        past.iterations[0].transfers.pop_back();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model.followCalls(program, past));
+    }
+
+    void slotReuseMovesThePrefetchAndWaitsForTheDrop() {
+        const Profile profile = chainProfile();
+        // a3 shares a1's bytes; its prefetch is planned before k0, a1 is freed after k1.
+        const ExportedPlan plan = sharedSlotPlan(profile, {directive(DirectiveKind::Prefetch, 0, 13),
+                                                           directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true)});
+        replay::ReplayOptions managed;
+        managed.arena = replay::ArenaChoice::Managed;
+        const auto ordered = replay::buildReplayProgram(profile, plan, managed);
+        QVERIFY(ordered.slotsOrdered);
+        const auto& prefetch = ordered.directives[1];
+        QVERIFY(prefetch.action == replay::ReplayAction::Prefetch);
+        QCOMPARE(prefetch.anchorRunIndex, std::int64_t(1));  // after k1, the last user of a1
+        QVERIFY(prefetch.afterKernel);
+        const auto& free = ordered.directives[0];
+        QVERIFY(free.action == replay::ReplayAction::Free);
+        // issued after a1's free at the same anchor, and waits for it
+        QCOMPARE(prefetch.slotWaits.size(), std::size_t(1));
+        QCOMPARE(prefetch.slotWaits[0].directive, std::size_t(0));
+        QVERIFY(!prefetch.slotWaits[0].previousIteration);
+        // k2 (first user of a3) waits for a1's free.
+        bool waits = false;
+        for (const auto& dep : ordered.kernels[2].waitsFor) waits = waits || (dep.directive == 0 && !dep.previousIteration);
+        QVERIFY(waits);
+
+        managed.orderSlots = false;
+        const auto unordered = replay::buildReplayProgram(profile, plan, managed);
+        QVERIFY(!unordered.slotsOrdered);
+        QCOMPARE(unordered.directives[0].anchorRunIndex, std::int64_t(0));
+        QVERIFY(!unordered.directives[0].afterKernel);
+    }
+
+    void modelNamesKernelsWhoseSlotWasWipedUnderThem() {
+        const Profile profile = chainProfile();
+        // Unordered: a1's free after k1 waits on the out stream behind a pre-evict of w after k0
+        // (2 MB at 5 GB/s, 400 us), so it lands while k2 writes a3, half of whose page is a1's.
+        HardwareConfig hw = measuredMachine();
+        hw.measured.curve(TransferDirection::ToHost, TransferMechanism::ManagedPrefetch) = {{{1'000'000, 5'000'000'000}}, 0};
+        hw.measured.curve(TransferDirection::ToGpu, TransferMechanism::FaultMigration) = {{{1'000'000, 100'000'000'000}}, 0};
+        const ExportedPlan plan = sharedSlotPlan(profile, {directive(DirectiveKind::PreEvict, 0, 10, Tier::Host, true),
+                                                           directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true)});
+        replay::ReplayOptions managed;
+        managed.arena = replay::ArenaChoice::Managed;
+        managed.orderSlots = false;
+        const auto program = replay::buildReplayProgram(profile, plan, managed);
+        replay::ModelBackend model(hw);
+        replay::runReplay(program, model, 1);
+        QCOMPARE(model.slotRaces().size(), std::size_t(1));
+        QCOMPARE(model.slotRaces()[0].kernel, std::size_t(2));
+        managed.orderSlots = true;
+        replay::ModelBackend ordered(hw);
+        replay::runReplay(replay::buildReplayProgram(profile, plan, managed), ordered, 1);
+        QVERIFY(ordered.slotRaces().empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayModel)
+#include "tst_replay_model.moc"
