@@ -43,6 +43,17 @@ HardwareConfig measuredMachine() {
     return hw;
 }
 
+// w freed after k0 and prefetched again before k2, in a device arena.
+replay::ReplayProgram freedAndPrefetchedInADeviceArena() {
+    const Profile profile = chainProfile();
+    replay::ReplayOptions device;
+    device.arena = replay::ArenaChoice::Device;
+    return replay::buildReplayProgram(profile,
+                                      sharedSlotPlan(profile, {directive(DirectiveKind::Free, 0, 10, Tier::Gpu, true),
+                                                               directive(DirectiveKind::Prefetch, 2, 10)}),
+                                      device);
+}
+
 MeasuredTimeline modelled(const replay::ReplayProgram& program, int iterations = 1,
                           const HardwareConfig& machine = measuredMachine()) {
     replay::ModelBackend model(machine);
@@ -71,14 +82,7 @@ private slots:
     }
 
     void deviceArenaPrefetchAfterADropCopiesNothing() {
-        const Profile profile = chainProfile();
-        replay::ReplayOptions device;
-        device.arena = replay::ArenaChoice::Device;
-        const auto program = replay::buildReplayProgram(
-            profile,
-            sharedSlotPlan(profile, {directive(DirectiveKind::Free, 0, 10, Tier::Gpu, true),
-                                     directive(DirectiveKind::Prefetch, 2, 10)}),
-            device);
+        const auto program = freedAndPrefetchedInADeviceArena();
         const MeasuredTimeline t = modelled(program);
         const auto& prefetch = t.iterations[0].transfers[1];
         QCOMPARE(prefetch.kind, std::string("prefetch"));
@@ -124,14 +128,7 @@ private slots:
     }
 
     void followedCallsReplaceTheRuntimesOwn() {
-        const Profile profile = chainProfile();
-        replay::ReplayOptions device;
-        device.arena = replay::ArenaChoice::Device;
-        const auto program = replay::buildReplayProgram(
-            profile,
-            sharedSlotPlan(profile, {directive(DirectiveKind::Free, 0, 10, Tier::Gpu, true),
-                                     directive(DirectiveKind::Prefetch, 2, 10)}),
-            device);
+        const auto program = freedAndPrefetchedInADeviceArena();
         // A replay measured before issue 16 copied the dropped tensor in anyway.
         MeasuredTimeline past = modelled(program);
         past.iterations[0].transfers[1].call = "cudaMemcpyAsync host->device";
