@@ -529,18 +529,13 @@ void CudaRun::prefetchManaged(std::size_t it, std::size_t j, char* ptr, size_t b
         call = "nothing (no managed prefetch)";
         return;
     }
+    // After a drop the pages are discarded already (the drop's cudaMemDiscardBatchAsync): a plain
+    // prefetch populates them on the GPU without copying anything. Until issue 16 this was
+    // cudaMemDiscardAndPrefetchBatchAsync; on the H200 a kernel writing a range it had
+    // populated shortly before then took serialised write faults of ~160 us each (docs/validation.md).
     cudaMemLocation loc = deviceLocation(facts_.device);
-    if (dir.afterDrop && discardWorks_) {
-        // Dropped contents: populate zero-filled pages on the GPU instead of copying stale ones.
-        call = "cudaMemDiscardAndPrefetchBatchAsync";
-        void* vptr = ptr;
-        size_t first = 0;
-        if (const cudaError_t e = cudaMemDiscardAndPrefetchBatchAsync(&vptr, &bytes, 1, &loc, &first, 1, 0, side))
-            failed(j, it, call, e);
-    } else {
-        call = "cudaMemPrefetchAsync to device";
-        if (const cudaError_t e = cudaMemPrefetchAsync(ptr, bytes, loc, 0, side)) failed(j, it, call, e);
-    }
+    call = callName(replayCallFor(ArenaKind::Managed, dir), dir);
+    if (const cudaError_t e = cudaMemPrefetchAsync(ptr, bytes, loc, 0, side)) failed(j, it, call, e);
 }
 
 Nanoseconds CudaRun::at(cudaEvent_t e) const {

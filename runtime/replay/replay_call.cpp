@@ -10,7 +10,7 @@ ReplayCall replayCallFor(ArenaKind kind, const ReplayDirective& d) {
         return ReplayCall::Nothing;
     }
     switch (d.action) {
-        case ReplayAction::Prefetch: return d.afterDrop ? ReplayCall::DiscardAndPrefetch : ReplayCall::PrefetchToDevice;
+        case ReplayAction::Prefetch: return ReplayCall::PrefetchToDevice;  // after a drop too: its pages are discarded
         case ReplayAction::PreEvict: return ReplayCall::PrefetchToHost;
         case ReplayAction::Discard:
         case ReplayAction::DiscardLazy:

@@ -15,7 +15,7 @@ enum class ReplayCall {
     CopyToHost,          // device arena: cudaMemcpyAsync to the pinned host copy
     PrefetchToDevice,    // managed: cudaMemPrefetchAsync to the GPU
     PrefetchToHost,      // managed: cudaMemPrefetchAsync to the host
-    DiscardAndPrefetch,  // managed, after a drop: zero-filled pages on the GPU, no copy
+    DiscardAndPrefetch,  // managed, after a drop, before issue 16 (what old timelines recorded)
     Discard,             // managed: cudaMemDiscardBatchAsync
     Advise,              // managed: cudaMemAdvise from the host
     Nothing,             // nothing to act on
