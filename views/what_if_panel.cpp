@@ -7,6 +7,7 @@
 #include "views/format_units.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QSignalBlocker>
@@ -41,7 +42,9 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     preset_ = new QComboBox(this);
     preset_->setObjectName("presetBox");
     for (const std::string& id : hardwarePresetIds()) preset_->addItem(toQString(id));
-    preset_->setToolTip(tr("Start from this machine; the values below override it"));
+    preset_->addItem(tr("Machine file…"));  // always last: asks for a spillway.hardware/1 file
+    preset_->setToolTip(tr("Start from this machine; the values below override it. \"Machine file…\" adds one "
+                           "that spillway-calibrate measured"));
     policy_ = new QComboBox(this);
     policy_->setObjectName("policyBox");
     for (const PlannerInfo& p : planners()) {
@@ -81,23 +84,53 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("P&olicy"), policy_);
     form->addRow(tr("O&rder"), order_);
     form->addRow(tr("Pl&acement"), placement_);
-    connect(preset_, &QComboBox::currentTextChanged, this, [this](const QString& id) {
-        loadPreset(id);
-        emitChange();
-    });
+    connect(preset_, &QComboBox::currentIndexChanged, this, &WhatIfPanel::machinePicked);
     for (QComboBox* box : {policy_, order_, placement_})
         connect(box, &QComboBox::currentTextChanged, this, &WhatIfPanel::emitChange);
     connect(batch_, &QSpinBox::valueChanged, this, &WhatIfPanel::emitChange);
     for (QDoubleSpinBox* box : {gpu_, host_, ssd_, pcie_, fault_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::emitChange);
     quiet_ = true;
-    loadPreset(preset_->currentText());
+    loadPreset(machineAt(0));
     quiet_ = false;
+}
+
+QString WhatIfPanel::machineAt(int index) const {
+    const QVariant path = preset_->itemData(index);
+    return path.isValid() ? path.toString() : preset_->itemText(index);
+}
+
+void WhatIfPanel::machinePicked(int index) {
+    if (index < 0) return;
+    if (index == preset_->count() - 1) {  // "Machine file…"
+        const QSignalBlocker block(preset_);
+        preset_->setCurrentIndex(current_);
+        emit machineFileRequested();
+        return;
+    }
+    current_ = index;
+    loadPreset(machineAt(index));
+    emitChange();
+}
+
+bool WhatIfPanel::addMachineFile(const QString& path, QString* error) {
+    HardwareConfig hw;
+    try {
+        hw = loadHardware(path.toStdString());
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (preset_->findData(path) >= 0) return true;
+    const QSignalBlocker block(preset_);
+    preset_->insertItem(preset_->count() - 1, tr("%1 (%2)").arg(toQString(hw.id), QFileInfo(path).fileName()), path);
+    preset_->setItemData(preset_->count() - 2, path, Qt::ToolTipRole);
+    return true;
 }
 
 void WhatIfPanel::loadPreset(const QString& id) {
     if (id.isEmpty()) return;
-    const HardwareConfig hw = hardwarePreset(id.toStdString());
+    const HardwareConfig hw = loadHardware(id.toStdString());
     const bool wasQuiet = quiet_;
     quiet_ = true;
     gpu_->setValue(double(hw.gpuCapacity) / kGiB);
@@ -111,7 +144,7 @@ void WhatIfPanel::loadPreset(const QString& id) {
 
 WhatIfSettings WhatIfPanel::settings() const {
     WhatIfSettings s;
-    s.preset = preset_->currentText();
+    s.preset = machineAt(preset_->currentIndex());
     s.policy = policy_->currentText();
     s.gpuBytes = std::llround(gpu_->value() * kGiB);
     s.hostBytes = std::llround(host_->value() * kGiB);
@@ -126,7 +159,10 @@ WhatIfSettings WhatIfPanel::settings() const {
 
 void WhatIfPanel::setSettings(const WhatIfSettings& s) {
     quiet_ = true;
-    preset_->setCurrentText(s.preset);
+    if (const int i = indexOfMachine(s.preset); i >= 0) {
+        preset_->setCurrentIndex(i);
+        current_ = i;
+    }
     policy_->setCurrentText(s.policy);
     gpu_->setValue(double(s.gpuBytes) / kGiB);
     host_->setValue(double(s.hostBytes) / kGiB);
@@ -139,10 +175,19 @@ void WhatIfPanel::setSettings(const WhatIfSettings& s) {
     quiet_ = false;
 }
 
+int WhatIfPanel::indexOfMachine(const QString& id) const {
+    if (const int i = preset_->findData(id); i >= 0) return i;
+    const int i = preset_->findText(id);
+    return i == preset_->count() - 1 ? -1 : i;  // not "Machine file…"
+}
+
 void WhatIfPanel::selectPreset(const QString& id) {
-    if (preset_->findText(id) < 0) return;
+    if (indexOfMachine(id) < 0 && (id.contains('/') || id.endsWith(".json"))) addMachineFile(id, nullptr);
+    const int i = indexOfMachine(id);
+    if (i < 0) return;
     quiet_ = true;
-    preset_->setCurrentText(id);  // loads the preset's values through currentTextChanged
+    preset_->setCurrentIndex(i);  // loads the machine's values through machinePicked
+    current_ = i;
     loadPreset(id);
     quiet_ = false;
 }

@@ -20,8 +20,13 @@ public:
     WhatIfSettings settings() const;
     // Shows these values without emitting settingsChanged (restoring a saved state).
     void setSettings(const WhatIfSettings& settings);
-    // Picks a preset and shows its values, without emitting settingsChanged; unknown ids are ignored.
+    // Picks a preset (or a machine file, added first) and shows its values, without emitting
+    // settingsChanged; unknown ids and files that do not load are ignored.
     void selectPreset(const QString& id);
+    // Adds a spillway.hardware/1 file (what spillway-calibrate writes) to the machine list as
+    // "<id> (file name)"; the settings then name its path. Does not select it. On a file that
+    // does not load, returns false and says why in `error` (the file and the JSON pointer).
+    bool addMachineFile(const QString& path, QString* error);
 
     QComboBox* presetBox() const { return preset_; }
     QComboBox* policyBox() const { return policy_; }
@@ -33,9 +38,16 @@ public:
 
 signals:
     void settingsChanged(const spillway::views::WhatIfSettings& settings);
+    // The user picked the list's last entry, "Machine file…": the app asks for a file and calls
+    // addMachineFile. The previous machine stays selected.
+    void machineFileRequested();
 
 private:
     void loadPreset(const QString& id);
+    // A preset's id, or a machine file's path (the item's data).
+    QString machineAt(int index) const;
+    int indexOfMachine(const QString& id) const;  // -1 when not in the list
+    void machinePicked(int index);
     void emitChange();
 
     QComboBox* preset_;
@@ -49,6 +61,7 @@ private:
     QComboBox* order_;
     QComboBox* placement_;
     bool quiet_ = false;
+    int current_ = 0;  // the machine shown, so "Machine file…" can go back to it
 };
 
 }  // namespace spillway::views

@@ -9,7 +9,7 @@
 namespace spillway::views {
 
 struct WhatIfSettings {
-    QString preset;          // hardware preset id
+    QString preset;          // hardware preset id, or the path of a spillway.hardware/1 file
     QString policy;          // "uvm", "g10+discard", ...
     qint64 gpuBytes = 0;
     qint64 hostBytes = 0;

@@ -10,7 +10,7 @@
 namespace spillway::app {
 
 HardwareConfig hardwareOfSettings(const views::WhatIfSettings& settings) {
-    HardwareConfig hw = hardwarePreset(settings.preset.toStdString());
+    HardwareConfig hw = loadHardware(settings.preset.toStdString());
     applyHardwareOverrides(hw, settings.hardwareOverrides());
     return hw;
 }

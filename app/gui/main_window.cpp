@@ -35,6 +35,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -201,6 +202,11 @@ void MainWindow::createWhatIfDock() {
                 offsets_->setMethods(w.order, w.placement, shown.comparePlacement);
         }
         simulateCurrent();
+    });
+    connect(whatIf_, &views::WhatIfPanel::machineFileRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Machine File"), QString(),
+                                                          tr("Machine files (*.json);;All files (*)"));
+        if (!path.isEmpty()) openMachineFile(path);
     });
     connect(runner_, &SimulationRunner::runReady, this, &MainWindow::showRun);
     connect(runner_, &SimulationRunner::runFailed, this, [this](const QString& message) {
@@ -504,6 +510,24 @@ void MainWindow::showProfile(std::shared_ptr<const views::ProfileViewData> data,
 void MainWindow::closeProfile() {
     showProfile(nullptr, {}, {});
     statusBar()->clearMessage();
+}
+
+void MainWindow::openMachineFile(const QString& path) {
+    QString error;
+    if (!whatIf_->addMachineFile(path, &error)) {
+        statusBar()->showMessage(tr("Could not open machine file %1").arg(QFileInfo(path).fileName()), 8000);
+        emit machineFileFailed(path, error);
+        if (!errorDialogs_) return;
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open machine file"),
+                                    tr("Spillway could not read\n%1").arg(path), QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setInformativeText(error);
+        box->open();
+        return;
+    }
+    // Selecting it is a change like any other: the run follows.
+    QComboBox* machines = whatIf_->presetBox();
+    machines->setCurrentIndex(machines->findData(path));
 }
 
 void MainWindow::reportLoadError(const ProfileLoadOutcome& outcome) {

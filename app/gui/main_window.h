@@ -120,6 +120,10 @@ public:
     StageSignals* stageSignals() override { return stageSignals_; }
     views::WhatIfSettings whatIfSettings() const override;
     void selectWhatIfPreset(const QString& preset) override;
+    // Adds a spillway.hardware/1 file (what spillway-calibrate writes) to the What-if dock's
+    // machines and selects it; a file that does not load is reported (machineFileFailed and,
+    // with error dialogs on, a message box naming the file and the place) and changes nothing.
+    void openMachineFile(const QString& path);
     void applyWhatIf(const views::WhatIfSettings& settings) override;
     void setLayoutMethods(const QString& order, const QString& placement) override;
     void showStallRuns(const std::vector<std::shared_ptr<const views::RunViewData>>& runs) override;
@@ -163,6 +167,7 @@ signals:
     void runFailed(const QString& message);
     // `where` is the file and the place in it; `message` says what was expected there.
     void loadFailed(const QString& path, const QString& where, const QString& message);
+    void machineFileFailed(const QString& path, const QString& message);
     // The newest load's progress as shown in the status bar: increasing, 100 when it succeeded.
     void loadProgress(int percent);
     void loadCancelled(const QString& path);

@@ -17,7 +17,7 @@ SimulationOutcome simulateForViews(std::shared_ptr<const views::ProfileViewData>
     timer.start();
     try {
         if (!profile) throw std::invalid_argument("no profile is open");
-        HardwareConfig hw = hardwarePreset(settings.preset.toStdString());
+        HardwareConfig hw = loadHardware(settings.preset.toStdString());
         applyHardwareOverrides(hw, settings.hardwareOverrides());
         const std::string policy = settings.policy.toStdString();
         Plan plan = makePlan(policy, *profile->profile, hw);
@@ -27,7 +27,7 @@ SimulationOutcome simulateForViews(std::shared_ptr<const views::ProfileViewData>
         // A plan the machine cannot run at all (FlashNeuron's allocator out of contiguous room):
         // say why instead of showing an empty run.
         if (!result.cannotRun.empty()) throw std::runtime_error("cannot run: " + result.cannotRun);
-        const QString name = QStringLiteral("%1 on %2").arg(settings.policy, settings.preset);
+        const QString name = QStringLiteral("%1 on %2").arg(settings.policy, QString::fromStdString(hw.id));
         outcome.run = views::makeRunViewData(name, std::move(profile), std::move(plan), std::move(hw), std::move(result));
     } catch (const SimulationCancelled&) {
         outcome.cancelled = true;

@@ -107,7 +107,7 @@ void SweepPage::run() {
     SweepSpec spec;
     try {
         const views::WhatIfSettings machine = currentMachine_();
-        spec.baseHardware = hardwarePreset(machine.preset.toStdString());
+        spec.baseHardware = loadHardware(machine.preset.toStdString());
         applyHardwareOverrides(spec.baseHardware, machine.hardwareOverrides());
     } catch (const std::exception& e) {
         status_->setText(tr("The what-if machine is not valid: %1").arg(QString::fromUtf8(e.what())));

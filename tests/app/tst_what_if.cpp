@@ -18,7 +18,11 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QFile>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace spillway;
 using spillway::app::MainWindow;
@@ -101,6 +105,68 @@ private slots:
         QCOMPARE(window.memoryTimeline()->capacityLineBytes(), double(run->hardware.gpuCapacity));
         QCOMPARE(window.stallBreakdown()->shownValue(0, views::StallPart::Compute), run->result.totals.compute);
         QCOMPARE(window.tensorGantt()->rowCount(), int(run->profile->profile->tensors.size()));
+    }
+
+    // A file spillway-calibrate wrote joins the machine list; picking it runs on that machine
+    // (issue 16). A broken one is refused with its place and changes nothing.
+    void machineFileJoinsTheListAndDrivesTheRun() {
+        const QString file = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/hardware/h200-calibrated.hardware.json");
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
+        QVERIFY(shown.wait(30000));
+        shown.clear();
+        window.openMachineFile(file);
+        QVERIFY(shown.wait(30000));
+        QComboBox* machines = window.whatIfPanel()->presetBox();
+        QCOMPARE(machines->currentText(), QString("nvidia-h200 (h200-calibrated.hardware.json)"));
+        QCOMPARE(window.whatIfPanel()->settings().preset, file);
+        const auto run = window.currentRun();
+        QCOMPARE(QString::fromStdString(run->hardware.id), QString("nvidia-h200"));
+        QVERIFY(run->hardware.kernelLaunch > 0);
+        QVERIFY(!run->hardware.measured.empty());
+        QCOMPARE(run->hardware.gpuCapacity, Bytes(window.whatIfPanel()->settings().gpuBytes));
+
+        // Adding it again adds nothing; "Machine file…" stays last.
+        const int count = machines->count();
+        QString error;
+        QVERIFY(window.whatIfPanel()->addMachineFile(file, &error));
+        QCOMPARE(machines->count(), count);
+        QCOMPARE(machines->itemText(count - 1), QString("Machine file…"));
+
+        QTemporaryDir dir;
+        const QString broken = dir.filePath("broken.json");
+        QFile f(broken);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "spillway.hardware/1", "id": "x", "transfers": {"host_to_gpu": {"pinned_copy":
+                   {"points": [["2MiB", "1GB/s"], ["1MiB", "2GB/s"]]}}}})");
+        f.close();
+        QSignalSpy failed(&window, &MainWindow::machineFileFailed);
+        window.openMachineFile(broken);
+        QCOMPARE(failed.count(), 1);
+        const QString message = failed.at(0).at(1).toString();
+        QVERIFY2(message.contains(broken) && message.contains("/transfers/host_to_gpu/pinned_copy/points"),
+                 qPrintable(message));
+        QCOMPARE(machines->count(), count);
+        QCOMPARE(window.whatIfPanel()->settings().preset, file);
+    }
+
+    void machineFileEntryAsksAndKeepsTheMachine() {
+        views::WhatIfPanel panel;
+        QComboBox* machines = panel.presetBox();
+        panel.selectPreset("most-rtx4090");
+        QSignalSpy asked(&panel, &views::WhatIfPanel::machineFileRequested);
+        QSignalSpy changed(&panel, &views::WhatIfPanel::settingsChanged);
+        machines->setCurrentIndex(machines->count() - 1);
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(panel.settings().preset, QString("most-rtx4090"));
+        // A saved setting naming a file brings the file back into the list.
+        const QString file = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/hardware/h200-calibrated.hardware.json");
+        panel.selectPreset(file);
+        QCOMPARE(panel.settings().preset, file);
+        QVERIFY(std::abs(panel.gpuBox()->value() - 150109880320.0 / double(kGiB)) < 0.01);  // two decimals
     }
 
     void faultBatchOrderAndPlacementReachWhatTheyDrive() {
