@@ -5,6 +5,7 @@
 #include "core/layout/profile_allocation.h"
 #include "core/layout/roam_subgraph_tree.h"
 #include "core/policy/fault_free_completion.h"
+#include "core/policy/plan_residency.h"
 #include "core/policy/planner.h"
 
 #include <algorithm>
@@ -18,6 +19,35 @@ Profile profileInOrder(const Profile& profile, const std::vector<std::int64_t>& 
     out.kernels.reserve(order.size());
     for (const std::int64_t k : order) out.kernels.push_back(profile.kernels.at(static_cast<std::size_t>(k)));
     return out;
+}
+
+bool arenaFollowsResidency(const Plan& plan) {
+    return !plan.allowFaults && plan.memoryModel == MemoryModel::UnifiedPaging;
+}
+
+AllocationProblem arenaProblem(const Profile& profile, const HardwareConfig& hardware, const Plan& plan) {
+    if (!arenaFollowsResidency(plan)) return allocationProblemFromProfile(profile, plan.order);
+    const auto n = static_cast<std::int64_t>(profile.kernels.size());
+    std::vector<std::int64_t> order = plan.order;
+    if (order.empty())
+        for (std::int64_t k = 0; k < n; ++k) order.push_back(k);
+    allocationProblemFromProfile(profile, order);  // throws for an order that is no permutation, before tickOf reads it
+    std::vector<std::int64_t> tickOf(static_cast<std::size_t>(n));
+    for (std::int64_t t = 0; t < n; ++t) tickOf[static_cast<std::size_t>(order[static_cast<std::size_t>(t)])] = t;
+    // The plan in run steps, on the profile in run order, as planResidency reads a plan.
+    const ProfileIndex index(profile);
+    Plan inRunOrder;
+    for (Directive d : plan.directives) {
+        if (d.kernelPos < 0 || d.kernelPos >= n || index.tensorPos(d.tensor) < 0) continue;
+        d.kernelPos = tickOf[static_cast<std::size_t>(d.kernelPos)];
+        d.keepUntil = -1;
+        inRunOrder.directives.push_back(d);
+    }
+    const auto spans = residencySpans(profileInOrder(profile, order), hardware, inRunOrder);
+    std::vector<std::vector<TickSpan>> residency(spans.size());
+    for (std::size_t t = 0; t < spans.size(); ++t)
+        for (const auto& [from, to] : spans[t]) residency[t].push_back({from, to});
+    return allocationProblemFromProfile(profile, order, residency);
 }
 
 DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& hardware,
@@ -69,8 +99,11 @@ DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& 
 
     if (request.placement != "none") {
         reach(2);
-        const AllocationProblem problem = allocationProblemFromProfile(profile, order);
+        // Lifetimes, or, for a plan kept in device memory, where its directives keep each tensor.
+        const AllocationProblem problem = arenaProblem(profile, hardware, out.plan);
         PlacementOptions options = request.placementOptions;
+        // A device arena needs to fit the GPU; `best` stops searching once it does.
+        if (arenaFollowsResidency(out.plan) && options.enoughBytes == 0) options.enoughBytes = hardware.gpuCapacity;
         if (request.placement == "roam" && options.roamSpans.empty())  // ROAM's subgraph tree of this order
             for (const RoamSpan& s : roamSubgraphTree(profile, order, problem).spans) options.roamSpans.emplace_back(s.begin, s.end);
         out.placement = place(request.placement, problem, options);

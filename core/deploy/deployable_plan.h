@@ -53,6 +53,21 @@ struct DeployablePlanCancelled : std::runtime_error {
 DeployablePlan makeDeployablePlan(const Profile& profile, const HardwareConfig& hardware,
                                   const DeployablePlanRequest& request, DeployablePlanControl* control = nullptr);
 
+// Whether a plan's arena follows its residency rather than its tensors' lifetimes: a plan that
+// may not fault under unified paging keeps its arena in device memory and moves tensors with
+// explicit copies, so a slot is free while its tensor is away (docs/plans.md). Elsewhere the
+// arena is managed memory, where a tensor sent to the host keeps its pages, or the
+// tensor-level replay's, whose residency plan_residency does not model.
+bool arenaFollowsResidency(const Plan& plan);
+
+// The allocation problem the plan's arena solves, in the plan's order (empty: program order,
+// which must otherwise be a permutation of the kernel positions): every tensor live over its
+// lifetime, or, where arenaFollowsResidency, over the spans its directives keep it on the GPU
+// (residencySpans of core/policy, in run order). Directives that name no kernel or tensor of
+// the profile are left out (the verifier reports them). The deployable plan's layout and the
+// verifier's overlap check both use this one problem.
+AllocationProblem arenaProblem(const Profile& profile, const HardwareConfig& hardware, const Plan& plan);
+
 // The profile with its kernels in `order` (kernel positions); everything else as it was.
 // Planners that only know program order plan a reordered run on it.
 Profile profileInOrder(const Profile& profile, const std::vector<std::int64_t>& order);

@@ -1,10 +1,10 @@
 #include "core/deploy/plan_verifier.h"
 
 #include "core/analysis/liveness.h"
+#include "core/deploy/deployable_plan.h"
 #include "core/io/native/profile_hash.h"
 #include "core/layout/layout_verifier.h"
 #include "core/layout/operator_order.h"
-#include "core/layout/profile_allocation.h"
 #include "core/sim/simulator.h"
 #include "core/trace/dependency_graph.h"
 #include "core/trace/format_units.h"
@@ -208,7 +208,10 @@ private:
 
     void checkArena() {
         if (plan_.arena.empty() && plan_.arenaBytes == 0) return;  // no layout planned
-        AllocationProblem all = allocationProblemFromProfile(profile_, order_);
+        // The problem the plan's layout solved: lifetimes, or, for an arena in device memory,
+        // the spans its directives keep each tensor on the GPU (the deployable plan's own).
+        const bool residency = arenaFollowsResidency(plan_);
+        AllocationProblem all = arenaProblem(profile_, exported_.hardware, plan_);
         std::map<TensorId, std::size_t> byTensor;
         std::map<std::int64_t, std::size_t> byWorkspace;
         for (std::size_t b = 0; b < all.buffers.size(); ++b) {
@@ -287,8 +290,9 @@ private:
                 const Bytes aFrom = layout.offsets[v.buffers[0]], bFrom = layout.offsets[v.buffers[1]];
                 const std::int64_t k = order_[v.tick];
                 add({PlanProblemKind::Overlap,
-                     fmt::format("{} (bytes [{}, {})) and {} (bytes [{}, {})) overlap in the arena while {} runs",
-                                 name(a), aFrom, aFrom + a.size, name(b), bFrom, bFrom + b.size, kernel(k)),
+                     fmt::format("{} (bytes [{}, {})) and {} (bytes [{}, {})) overlap in the arena while {} runs{}",
+                                 name(a), aFrom, aFrom + a.size, name(b), bFrom, bFrom + b.size, kernel(k),
+                                 residency ? ", where the plan's directives keep both on the GPU" : ""),
                      k, a.origin.tensor, b.origin.tensor});
             } else {
                 const TensorId id = v.buffers.empty() ? -1 : placed.buffers[v.buffers.front()].origin.tensor;

@@ -20,6 +20,29 @@ Bytes totalBufferBytes(const AllocationProblem& problem) {
     return total;
 }
 
+bool liveAtSameTime(const Buffer& a, const Buffer& b) {
+    if (a.upper <= b.lower || b.upper <= a.lower) return false;
+    if (a.spans.empty() && b.spans.empty()) return true;
+    // Both span lists ascending (a buffer without spans is its one hull span): walk them together.
+    const TickSpan hullA{a.lower, a.upper}, hullB{b.lower, b.upper};
+    const TickSpan* sa = a.spans.empty() ? &hullA : a.spans.data();
+    const TickSpan* sb = b.spans.empty() ? &hullB : b.spans.data();
+    const size_t na = a.spans.empty() ? 1 : a.spans.size(), nb = b.spans.empty() ? 1 : b.spans.size();
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        if (sa[i].lower < sb[j].upper && sb[j].lower < sa[i].upper) return true;
+        if (sa[i].upper <= sb[j].upper) ++i;
+        else ++j;
+    }
+    return false;
+}
+
+std::int64_t liveTicks(const Buffer& b) {
+    std::int64_t ticks = 0;
+    forEachLiveSpan(b, [&](std::int64_t lower, std::int64_t upper) { ticks += upper - lower; });
+    return ticks;
+}
+
 Bytes loadLowerBound(const AllocationProblem& problem) {
     totalBufferBytes(problem);  // the live bytes below never exceed it
     // Sweep the interval ends: at equal ticks an end (upper) comes before a start (lower),
@@ -28,8 +51,11 @@ Bytes loadLowerBound(const AllocationProblem& problem) {
     events.reserve(problem.buffers.size() * 2);
     for (const Buffer& b : problem.buffers) {
         if (b.size <= 0 || b.upper <= b.lower) continue;  // empty: holds nothing (the verifier says so)
-        events.emplace_back(b.lower, b.size);
-        events.emplace_back(b.upper, -b.size);
+        forEachLiveSpan(b, [&](std::int64_t lower, std::int64_t upper) {
+            if (upper <= lower) return;
+            events.emplace_back(lower, b.size);
+            events.emplace_back(upper, -b.size);
+        });
     }
     std::sort(events.begin(), events.end());
     Bytes live = 0, peak = 0;

@@ -26,7 +26,13 @@ void GreedyPlacer::insert(const Placed& p) {
 void GreedyPlacer::fix(size_t index, Bytes offset) {
     const Buffer& b = problem_.buffers[index];
     offsets_[index] = offset;
-    insert({offset, offset + b.size, b.lower, b.upper});
+    insert({offset, offset + b.size, b.lower, b.upper, index});
+}
+
+bool GreedyPlacer::liveWith(const Placed& p, const Buffer& b) const {
+    if (p.upper <= b.lower || p.lower >= b.upper) return false;
+    const Buffer& other = problem_.buffers[p.index];
+    return (other.spans.empty() && b.spans.empty()) || liveAtSameTime(other, b);
 }
 
 Bytes GreedyPlacer::place(size_t index, GapFit fit) {
@@ -34,7 +40,7 @@ Bytes GreedyPlacer::place(size_t index, GapFit fit) {
     Bytes cursor = floor_;  // lowest aligned offset above everything overlapping seen so far
     Bytes bestOffset = -1, bestGap = std::numeric_limits<Bytes>::max();
     for (const Placed& p : placed_) {
-        if (p.upper <= b.lower || p.lower >= b.upper) continue;  // not live at the same time
+        if (!liveWith(p, b)) continue;
         if (p.offset >= cursor + b.size) {
             const Bytes gap = p.offset - cursor;
             if (fit == GapFit::Lowest) {
@@ -51,7 +57,7 @@ Bytes GreedyPlacer::place(size_t index, GapFit fit) {
     }
     const Bytes offset = bestOffset >= 0 ? bestOffset : cursor;
     offsets_[index] = offset;
-    insert({offset, offset + b.size, b.lower, b.upper});
+    insert({offset, offset + b.size, b.lower, b.upper, index});
     return offset;
 }
 
@@ -59,7 +65,7 @@ void GreedyPlacer::fixSorted(const std::vector<std::pair<std::int32_t, Bytes>>& 
     for (auto [index, offset] : byOffset) {
         const Buffer& b = problem_.buffers[index];
         offsets_[index] = offset;
-        placed_.push_back({offset, offset + b.size, b.lower, b.upper});
+        placed_.push_back({offset, offset + b.size, b.lower, b.upper, static_cast<size_t>(index)});
         top_ = std::max(top_, offset + b.size);
     }
 }
@@ -81,7 +87,8 @@ std::vector<std::int32_t> wholeRunBuffers(const AllocationProblem& problem) {
         last = std::max(last, b.upper);
     }
     for (size_t i = 0; i < problem.buffers.size(); ++i)
-        if (problem.buffers[i].lower == first && problem.buffers[i].upper == last) out.push_back(std::int32_t(i));
+        if (const Buffer& b = problem.buffers[i]; b.lower == first && b.upper == last && liveTicks(b) == last - first)
+            out.push_back(std::int32_t(i));
     return out;
 }
 

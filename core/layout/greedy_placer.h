@@ -1,9 +1,9 @@
 #pragma once
 // The engine under every greedy placement (greedy-by-size, llfb, best, roam): buffers are placed
 // one at a time, in a given order, each at an offset that clears every already placed buffer
-// whose interval overlaps its own. Placed buffers are kept sorted by offset, so one pass over them
-// sees the gaps bottom-up: O(placed) per buffer, O(n^2) in all with small constants (30,000
-// buffers: about a second).
+// live at the same time (its interval, or its spans where it has several, meets the other's).
+// Placed buffers are kept sorted by offset, so one pass over them sees the gaps bottom-up:
+// O(placed) per buffer, O(n^2) in all with small constants (30,000 buffers: about a second).
 #include "core/layout/allocation_problem.h"
 
 #include <cstdint>
@@ -42,8 +42,10 @@ private:
     struct Placed {
         Bytes offset, end;
         std::int64_t lower, upper;
+        size_t index;  // in the problem, for buffers live on several spans
     };
     void insert(const Placed& p);
+    bool liveWith(const Placed& p, const Buffer& b) const;
 
     const AllocationProblem& problem_;
     Bytes alignment_;
@@ -53,7 +55,8 @@ private:
     Bytes floor_ = 0;  // nothing may go below (the whole-run stack)
 };
 
-// Buffers live over every tick any buffer of the problem is live (weights, optimizer states).
+// Buffers live over every tick any buffer of the problem is live (weights, optimizer states),
+// without a gap.
 std::vector<std::int32_t> wholeRunBuffers(const AllocationProblem& problem);
 
 // Buffer indices sorted by a key, descending, ties by index (deterministic).

@@ -22,8 +22,25 @@ std::optional<Bytes> endOf(Bytes offset, Bytes size) {
 
 std::string describe(const Buffer& b, Bytes offset) {
     const auto end = endOf(offset, b.size);
-    return fmt::format("'{}' (ticks [{}, {}), bytes [{}, {}))", b.id, b.lower, b.upper, offset,
+    return fmt::format("'{}' (ticks [{}, {}){}, bytes [{}, {}))", b.id, b.lower, b.upper,
+                       b.spans.empty() ? std::string() : fmt::format(" in {} spans", b.spans.size()), offset,
                        end ? std::to_string(*end) : "past 2^63");
+}
+
+// "" when the buffer's spans are as allocation_problem.h asks, else what is wrong.
+std::string spansProblem(const Buffer& b) {
+    if (b.spans.empty()) return {};
+    if (b.spans.front().lower != b.lower || b.spans.back().upper != b.upper)
+        return fmt::format("its spans run from {} to {}, not over its ticks [{}, {})", b.spans.front().lower,
+                           b.spans.back().upper, b.lower, b.upper);
+    for (size_t s = 0; s < b.spans.size(); ++s) {
+        if (b.spans[s].upper <= b.spans[s].lower)
+            return fmt::format("span {} [{}, {}) is empty", s, b.spans[s].lower, b.spans[s].upper);
+        if (s > 0 && b.spans[s].lower < b.spans[s - 1].upper)
+            return fmt::format("span {} [{}, {}) starts before span {} ends ({})", s, b.spans[s].lower,
+                               b.spans[s].upper, s - 1, b.spans[s - 1].upper);
+    }
+    return {};
 }
 
 }  // namespace
@@ -46,6 +63,9 @@ std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, cons
         if (b.size <= 0 || b.upper <= b.lower) {
             report(fmt::format("buffer '{}' is empty (size {}, ticks [{}, {}))", b.id, b.size, b.lower, b.upper), {i});
             placeable[i] = false;
+        } else if (const std::string why = spansProblem(b); !why.empty()) {
+            report(fmt::format("buffer '{}': {}", b.id, why), {i});
+            placeable[i] = false;
         }
         if (offset < 0) {
             report(fmt::format("buffer '{}' has a negative offset {}", b.id, offset), {i});
@@ -65,12 +85,15 @@ std::vector<LayoutViolation> verifyLayout(const AllocationProblem& problem, cons
     }
     // Sweep the ticks; the buffers live now are kept by offset. If everything inserted so far is
     // disjoint, a new buffer can only collide with its neighbours in offset order. Only placeable
-    // buffers take part, and their ends fit in 64 bits (checked above).
+    // buffers take part, and their ends fit in 64 bits (checked above). A buffer with several
+    // spans enters and leaves once per span (they are disjoint, so it is in at most once).
     std::vector<std::tuple<std::int64_t, int, size_t>> events;  // tick, 0 = end / 1 = start, buffer
     for (size_t i = 0; i < buffers.size(); ++i) {
         if (!placeable[i]) continue;
-        events.emplace_back(buffers[i].lower, 1, i);
-        events.emplace_back(buffers[i].upper, 0, i);
+        forEachLiveSpan(buffers[i], [&](std::int64_t lower, std::int64_t upper) {
+            events.emplace_back(lower, 1, i);
+            events.emplace_back(upper, 0, i);
+        });
     }
     std::sort(events.begin(), events.end());
     std::multimap<Bytes, size_t> live;  // offset -> buffer

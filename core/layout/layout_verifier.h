@@ -1,7 +1,8 @@
 #pragma once
 // The one check every layout passes through, whichever method made it: offsets present for every
-// buffer, non-negative and aligned, no two buffers live at the same tick overlapping in memory,
-// and (when the problem has a capacity) the arena within it. O(n log n + overlaps).
+// buffer, non-negative and aligned, well-formed spans, no two buffers live at the same tick (over
+// their spans) overlapping in memory, and (when the problem has a capacity) the arena within it.
+// O(n log n + overlaps).
 #include "core/layout/allocation_problem.h"
 
 #include <cstdint>

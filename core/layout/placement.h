@@ -16,6 +16,11 @@ struct PlacementOptions {
     double timeLimitSeconds = 10.0;
     // Worker threads for methods that search in parallel; 0 = all cores.
     unsigned threads = 0;
+    // best only: no local search once the greedy orders' arena is at most this many bytes (0 =
+    // search on to LOAD or the time limit). A deployable plan in device memory needs an arena
+    // that fits the GPU, not the smallest one: on a problem whose spans leave LOAD out of reach
+    // the search would otherwise spend its whole time limit (docs/plans.md).
+    Bytes enoughBytes = 0;
     // roam only: ROAM's subgraph tree as nested tick spans [begin, end), innermost first, each
     // inside the next (roamSubgraphTree in roam_subgraph_tree.h derives them from the graph for
     // any order). When empty, they are derived from the problem: the turn is the first tick at

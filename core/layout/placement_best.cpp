@@ -2,9 +2,9 @@
 // at the bottom (no loss: see GreedyPlacer::stackAtBottom); the rest go through eight greedy
 // orders (by size, lifetime, area, creation; lowest or best fit), in parallel and in priority
 // order while the time limit allows; the smallest arena wins. Then a local search on the order
-// until the time limit, LOAD or 0.01% above it: a buffer that reaches the arena's top is moved to an earlier
-// place in the order (it then lands lower, and what was under it moves), and the new order is
-// kept when its arena is no larger. Docs: docs/layout-heuristics.md.
+// until the time limit, LOAD or 0.01% above it, or PlacementOptions::enoughBytes: a buffer that
+// reaches the arena's top is moved to an earlier place in the order (it then lands lower, and
+// what was under it moves), and the new order is kept when its arena is no larger. Docs: docs/layout-heuristics.md.
 #include "core/layout/greedy_placer.h"
 #include "core/layout/placement.h"
 #include "core/layout/placement_result.h"
@@ -71,7 +71,7 @@ struct Search {
 // two classic ones), so a short time limit still runs them.
 std::vector<Candidate> initialCandidates(const AllocationProblem& problem, const std::vector<bool>& isWholeRun) {
     using Key = std::pair<std::int64_t, std::int64_t>;
-    auto life = [](const Buffer& b) { return b.upper - b.lower; };
+    auto life = [](const Buffer& b) { return liveTicks(b); };
     auto rest = [&](std::vector<std::int32_t> order) {
         std::erase_if(order, [&](std::int32_t i) { return isWholeRun[i]; });
         return order;
@@ -128,7 +128,9 @@ PlacementResult placeBest(const AllocationProblem& problem, const PlacementOptio
     const size_t m = best.order.size();
     // Stop once within 0.01% of LOAD: what is left to gain is below what any user would notice,
     // and the rest of the time limit would be spent for nothing (GPT-2 XL: 8 KiB over 39 GiB).
-    auto closeEnough = [&] { return double(best.arena - load) <= 1e-4 * double(load); };
+    auto closeEnough = [&] {
+        return double(best.arena - load) <= 1e-4 * double(load) || best.arena <= options.enoughBytes;
+    };
     while (m > 1 && !closeEnough() && Clock::now() < search.deadline) {
         std::vector<std::int32_t> position(problem.buffers.size(), -1);
         for (size_t p = 0; p < m; ++p) position[best.order[p]] = std::int32_t(p);

@@ -9,7 +9,7 @@ namespace spillway {
 
 PlacementResult placeGreedyBySize(const AllocationProblem& problem, const PlacementOptions&) {
     const auto started = std::chrono::steady_clock::now();
-    auto order = orderByDescending(problem, [](const Buffer& b) { return std::pair(b.size, b.upper - b.lower); });
+    auto order = orderByDescending(problem, [](const Buffer& b) { return std::pair(b.size, liveTicks(b)); });
     GreedyPlacer placer(problem, problem.alignment);
     placer.placeAll(order, GapFit::Lowest);
     return makePlacementResult("greedy-by-size", problem, Layout{placer.offsets()}, started);

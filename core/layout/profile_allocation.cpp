@@ -77,4 +77,29 @@ AllocationProblem allocationProblemFromProfile(const Profile& profile, const std
     return problem;
 }
 
+AllocationProblem allocationProblemFromProfile(const Profile& profile, const std::vector<std::int64_t>& order,
+                                               const std::vector<std::vector<TickSpan>>& residency) {
+    AllocationProblem problem = allocationProblemFromProfile(profile, order);
+    if (residency.size() != profile.tensors.size())
+        throw std::invalid_argument(
+            fmt::format("residency has {} tensors, the profile {}", residency.size(), profile.tensors.size()));
+    const auto n = static_cast<std::int64_t>(profile.kernels.size());
+    const ProfileIndex index(profile);
+    for (Buffer& b : problem.buffers) {
+        if (b.origin.tensor < 0) continue;
+        const auto& spans = residency[static_cast<size_t>(index.tensorPos(b.origin.tensor))];
+        if (spans.empty()) continue;
+        for (size_t s = 0; s < spans.size(); ++s)
+            if (spans[s].lower < 0 || spans[s].upper > n || spans[s].upper <= spans[s].lower ||
+                (s > 0 && spans[s].lower < spans[s - 1].upper))
+                throw std::invalid_argument(
+                    fmt::format("tensor {}: residency span {} [{}, {}) is empty, out of [0, {}) or out of order",
+                                b.origin.tensor, s, spans[s].lower, spans[s].upper, n));
+        b.lower = spans.front().lower;
+        b.upper = spans.back().upper;
+        if (spans.size() > 1) b.spans = spans;
+    }
+    return problem;
+}
+
 }  // namespace spillway

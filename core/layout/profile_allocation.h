@@ -25,4 +25,12 @@ Bytes checkedAlignedProfileBytes(const Profile& profile);
 // alignment. Unused tensors get no buffer.
 AllocationProblem allocationProblemFromProfile(const Profile& profile, const std::vector<std::int64_t>& order);
 
+// The same problem with tensors live where a plan keeps them on the GPU instead of over their
+// lifetimes: `residency[t]` (t a profile position) lists the run-order ticks the tensor's bytes
+// must hold it, as ascending, disjoint spans within [0, kernels); one span is the buffer's
+// [lower, upper), several are its spans. A used tensor with no residency keeps its lifetime.
+// Throws std::invalid_argument for spans out of range or order, and as the overload above.
+AllocationProblem allocationProblemFromProfile(const Profile& profile, const std::vector<std::int64_t>& order,
+                                               const std::vector<std::vector<TickSpan>>& residency);
+
 }  // namespace spillway

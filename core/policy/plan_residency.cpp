@@ -95,4 +95,48 @@ PlanResidency planResidency(const Profile& profile, const HardwareConfig& hardwa
     return out;
 }
 
+std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> residencySpans(const Profile& profile,
+                                                                               const HardwareConfig& hardware,
+                                                                               const Plan& plan) {
+    const PlanResidency residency = planResidency(profile, hardware, plan);
+    const auto n = static_cast<std::int64_t>(profile.kernels.size());
+    const ProfileIndex index(profile);
+    const Liveness liveness = computeLiveness(profile);
+    std::vector<std::vector<std::int64_t>> prefetchesOf(profile.tensors.size());
+    for (const Directive& d : plan.directives) {
+        const std::int64_t t = index.tensorPos(d.tensor);
+        if (t >= 0 && d.kind == DirectiveKind::Prefetch)
+            prefetchesOf[static_cast<std::size_t>(t)].push_back(d.afterKernel ? (d.kernelPos + 1) % n : d.kernelPos);
+    }
+    std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> out(profile.tensors.size());
+    for (std::size_t t = 0; t < profile.tensors.size(); ++t) {
+        const TensorLiveness& l = liveness.tensors[t];
+        if (!l.used()) continue;
+        std::vector<bool> held(static_cast<std::size_t>(n));
+        for (std::size_t k = 0; k < held.size(); ++k) held[k] = residency.onGpu[t][k] || residency.onGpuFirst[t][k];
+        if (!l.persistent) {
+            // Its data lives from its first use to its last; a prefetch fills the slot from its
+            // issue on, up to that span (wrapping past the iteration's end).
+            std::vector<bool> matters(held.size(), false);
+            for (std::int64_t k = l.firstUse; k <= l.lastUse; ++k) matters[static_cast<std::size_t>(k)] = true;
+            for (const std::int64_t q : prefetchesOf[t])
+                for (std::int64_t step = 0, k = q; step < n && held[static_cast<std::size_t>(k)] &&
+                                                   !matters[static_cast<std::size_t>(k)];
+                     ++step, k = (k + 1) % n)
+                    matters[static_cast<std::size_t>(k)] = true;
+            for (std::size_t k = 0; k < held.size(); ++k) held[k] = held[k] && matters[k];
+        }
+        for (std::int64_t k = 0; k < n;) {
+            if (!held[static_cast<std::size_t>(k)]) {
+                ++k;
+                continue;
+            }
+            const std::int64_t from = k;
+            while (k < n && held[static_cast<std::size_t>(k)]) ++k;
+            out[t].emplace_back(from, k);
+        }
+    }
+    return out;
+}
+
 }  // namespace spillway

@@ -39,4 +39,19 @@ struct PlanResidency {
 // directive counts at the next position.
 PlanResidency planResidency(const Profile& profile, const HardwareConfig& hardware, const Plan& plan);
 
+// Per tensor (profile position): the kernel positions at which the plan needs the tensor's
+// bytes in GPU memory, as ascending, disjoint, half-open spans [from, to) within [0, kernels),
+// for laying out a device arena in which a tensor's slot is free while the tensor is away
+// (docs/plans.md, "An arena that follows the plan"). A position counts when the tensor is on
+// the GPU there in either iteration of planResidency (from a prefetch's position, or its use,
+// to a pre-evict's, free's or discard's position), and its contents matter: a persistent
+// tensor's always; another's from its first use to its last, and from a prefetch up to the use
+// it brings the tensor for (a prefetch writes the slot when it is issued). The rest of the
+// time the replay may keep dead data there, but a device arena need not. A span that runs past
+// the iteration's end continues at position 0 (two spans). Empty for a tensor no kernel uses.
+// `plan` as planResidency takes it.
+std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> residencySpans(const Profile& profile,
+                                                                               const HardwareConfig& hardware,
+                                                                               const Plan& plan);
+
 }  // namespace spillway
