@@ -46,7 +46,13 @@ int runPlanExport(const PlanExportArgs& args) {
     writeExportedPlan(exported, args.path);
     fmt::print("wrote {}: {} on {}, order {} ({} kernels), {} directives", args.path, made.plan.policy, hardware.id,
                made.order.method, made.plan.order.size(), made.plan.directives.size());
-    if (!made.plan.arena.empty())
+    // A plan that may not fault lays its arena out by residency: its bound is the most bytes its
+    // directives keep on the GPU at once, not the order's full-lifetime peak.
+    if (!made.plan.arena.empty() && arenaFollowsResidency(made.plan))
+        fmt::print(", arena {} by {} (on the GPU at once at most {}; full-lifetime peak {})",
+                   readableBytes(made.plan.arenaBytes), made.plan.placement, readableBytes(made.placement.lowerBound),
+                   readableBytes(made.order.theoreticalPeak));
+    else if (!made.plan.arena.empty())
         fmt::print(", arena {} by {} (theoretical peak {})", readableBytes(made.plan.arenaBytes), made.plan.placement,
                    readableBytes(made.order.theoreticalPeak));
     fmt::print("\nverified: replayed in {} ({} stalled), {}\n", readableDuration(verification.result.iterationTime),
