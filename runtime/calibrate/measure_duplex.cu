@@ -9,6 +9,25 @@ namespace spillway::calibrate::cuda {
 
 namespace {
 
+// Per repetition (one warm-up first): each direction alone, then both at once on the two
+// streams; `reset` puts the data back where the transfers start from (untimed) before each.
+template <typename Reset, typename ToGpu, typename ToHost>
+void sampleDuplex(const Context& ctx, const Stream& a, const Stream& b, const std::string& call, Reset reset,
+                  ToGpu toGpu, ToHost toHost, DuplexSamples& out) {
+    for (int r = -1; r < ctx.repetitions; ++r) {
+        reset();
+        const double aloneIn = timed(a, call + " to the device", toGpu);
+        const double aloneOut = timed(b, call + " to the host", toHost);
+        reset();
+        const double together = timedTogether(a, b, call + " both ways", toGpu, toHost);
+        if (r < 0) continue;
+        out.aloneToGpu.push_back(aloneIn);
+        out.aloneToHost.push_back(aloneOut);
+        out.together.push_back(together);
+    }
+    out.measured = true;
+}
+
 void managedDuplex(const Context& ctx, std::int64_t bytes, DuplexSamples& out) {
     const auto n = static_cast<std::size_t>(bytes);
     ManagedBuffer in(n), back(n);  // `in` goes to the GPU, `back` to the host
@@ -21,18 +40,7 @@ void managedDuplex(const Context& ctx, std::int64_t bytes, DuplexSamples& out) {
     };
     hostWritePages(in.data(), n);
     hostWritePages(back.data(), n);
-    for (int r = -1; r < ctx.repetitions; ++r) {
-        reset();
-        const double aloneIn = timed(a, "cudaMemPrefetchAsync to the device", toGpu);
-        const double aloneOut = timed(b, "cudaMemPrefetchAsync to the host", toHost);
-        reset();
-        const double together = timedTogether(a, b, "cudaMemPrefetchAsync both ways", toGpu, toHost);
-        if (r < 0) continue;
-        out.aloneToGpu.push_back(aloneIn);
-        out.aloneToHost.push_back(aloneOut);
-        out.together.push_back(together);
-    }
-    out.measured = true;
+    sampleDuplex(ctx, a, b, "cudaMemPrefetchAsync", reset, toGpu, toHost, out);
     out.bytes = bytes;
 }
 
@@ -45,16 +53,7 @@ void pinnedDuplex(const Context& ctx, std::int64_t bytes, DuplexSamples& out) {
     Stream a, b;
     auto toGpu = [&] { return cudaMemcpyAsync(deviceIn.data(), hostIn.data(), n, cudaMemcpyHostToDevice, a); };
     auto toHost = [&] { return cudaMemcpyAsync(hostOut.data(), deviceOut.data(), n, cudaMemcpyDeviceToHost, b); };
-    for (int r = -1; r < ctx.repetitions; ++r) {
-        const double aloneIn = timed(a, "cudaMemcpyAsync host to device", toGpu);
-        const double aloneOut = timed(b, "cudaMemcpyAsync device to host", toHost);
-        const double together = timedTogether(a, b, "cudaMemcpyAsync both ways", toGpu, toHost);
-        if (r < 0) continue;
-        out.aloneToGpu.push_back(aloneIn);
-        out.aloneToHost.push_back(aloneOut);
-        out.together.push_back(together);
-    }
-    out.measured = true;
+    sampleDuplex(ctx, a, b, "cudaMemcpyAsync", [] {}, toGpu, toHost, out);
     out.bytes = bytes;
 }
 

@@ -1,5 +1,6 @@
 #include "runtime/replay/model_backend.h"
 
+#include "core/sim/checked_time.h"
 #include "runtime/replay/page_residency.h"
 
 #include <fmt/format.h>
@@ -113,9 +114,7 @@ Nanoseconds ModelRun::cost(ReplayCall call, const ReplayDirective& d, Nanosecond
     const auto moved = [&](TransferDirection dir, Bytes b) {
         return hostLinkTime(hw_, dir, TransferMechanism::ManagedPrefetch, std::max<Bytes>(b, 1));
     };
-    const auto populate = [&](Bytes b) {
-        return static_cast<Nanoseconds>((static_cast<__int128>(b) * hw_.allocFemtosecondsPerByte + 999'999) / 1'000'000);
-    };
+    const auto populate = [&](Bytes b) { return sim::checkedAllocTime(b, hw_); };
     switch (call) {
         case ReplayCall::CopyToDevice: return hostLinkTime(hw_, TransferDirection::ToGpu, TransferMechanism::PinnedCopy, bytes);
         case ReplayCall::CopyToHost: return hostLinkTime(hw_, TransferDirection::ToHost, TransferMechanism::PinnedCopy, bytes);
@@ -173,7 +172,7 @@ void ModelRun::kernel(std::size_t it, std::size_t r) {
     for (const ReplayRecompute& rc : k.recomputes)
         if (!rc.previousIteration || it > 0) t.recompute += rc.duration;
     const Nanoseconds faults = managed_ ? faultTime(k, t.start) : 0;
-    t.end = t.start + hw_.kernelLaunch + faults + t.recompute + k.duration;
+    t.end = t.start + sim::launchedDuration(k.duration, hw_) + faults + t.recompute;
     if (!managed_) return;
     for (const ArenaRange& range : k.reads) pages_.set(range.offset, range.bytes, PageState::Gpu, t.start);
     for (const ArenaRange& range : k.writes) pages_.set(range.offset, range.bytes, PageState::Gpu, t.start);

@@ -4,6 +4,7 @@
 
 #include "core/analysis/liveness.h"
 #include "core/plan/kernel_order.h"
+#include "core/sim/checked_time.h"
 
 #include <fmt/format.h>
 
@@ -101,6 +102,11 @@ private:
     void addDirectives();
     void checkDirectives();
     void moveSlotPrefetches();
+    // Plan directive i no longer sits at the plan's anchor: slot reuse moved it.
+    bool movedForSlot(std::size_t i) const {
+        const Directive& d = plan_.directives[i];
+        return keyOf_[i] != 2 * runIndexOf_[d.kernelPos] + (d.afterKernel ? 1 : 0);
+    }
     ReplayDirective replayDirectiveFor(std::size_t i) const;
     void modelDirectiveCosts();
     void modelCost(ReplayDirective& d, TensorState& s) const;
@@ -253,12 +259,8 @@ void ProgramBuilder::addDirectives() {
     for (std::size_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
     // A prefetch moved for slot reuse goes last at its new anchor: after the drop of the slot's
     // previous tensor issued there, which it then waits for.
-    const auto moved = [&](std::size_t i) {
-        const Directive& d = plan_.directives[i];
-        return keyOf_[i] != 2 * runIndexOf_[d.kernelPos] + (d.afterKernel ? 1 : 0);
-    };
     std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
-        return keyOf_[a] != keyOf_[b] ? keyOf_[a] < keyOf_[b] : (!moved(a) && moved(b));
+        return keyOf_[a] != keyOf_[b] ? keyOf_[a] < keyOf_[b] : (!movedForSlot(a) && movedForSlot(b));
     });
     program_.anchorBegin.assign(2 * n_ + 1, 0);
     for (std::size_t i : sorted) program_.directives.push_back(replayDirectiveFor(i));
@@ -324,8 +326,7 @@ ReplayDirective ProgramBuilder::replayDirectiveFor(std::size_t i) const {
     rd.anchorRunIndex = keyOf_[i] / 2;  // the plan's anchor, unless slot reuse moved it
     rd.afterKernel = keyOf_[i] % 2 == 1;
     // A prefetch moved for slot reuse is issued as soon as its slot is free: no delay on top.
-    const bool moved = keyOf_[i] != 2 * runIndexOf_[d.kernelPos] + (d.afterKernel ? 1 : 0);
-    rd.delay = moved ? 0 : d.delay;
+    rd.delay = movedForSlot(i) ? 0 : d.delay;
     if (rd.action == ReplayAction::PreEvict && d.target == Tier::Gpu)
         fail(directiveLabel(i, d) + ": a pre-evict needs a target of host or ssd, not gpu");
     return rd;
@@ -350,8 +351,7 @@ void ProgramBuilder::modelCost(ReplayDirective& d, TensorState& s) const {
             d.afterDrop = s.dropped;
             if (s.dropped) {
                 // Zero-filled on the GPU: only the allocation cost.
-                const __int128 fs = static_cast<__int128>(bytes) * hw_.allocFemtosecondsPerByte;
-                d.modelledDuration = static_cast<Nanoseconds>((fs + 999'999) / 1'000'000);
+                d.modelledDuration = sim::checkedAllocTime(bytes, hw_);
                 d.modelledPath = "zero-fill";
             } else {
                 const Modelled m = modelMove(hw_, true, s.where, bytes, label);

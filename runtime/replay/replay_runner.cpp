@@ -38,6 +38,13 @@ std::unique_ptr<ReplayBackend> makeReplayBackend(std::string_view name) {
     throw ReplayError("unknown backend \"" + std::string(name) + "\"; expected cuda or host");
 }
 
+ReplayOptions replayOptionsOf(const MeasuredTimeline& measured) {
+    ReplayOptions options;
+    options.arena = measured.arenaKind == "device" ? ArenaChoice::Device : ArenaChoice::Managed;
+    options.orderSlots = measured.slotsOrdered;
+    return options;
+}
+
 MeasuredTimeline runReplay(const ReplayProgram& program, ReplayBackend& backend, int iterations) {
     if (iterations < 1) throw ReplayError("at least one iteration must be replayed, " + std::to_string(iterations) + " asked for");
     const BackendRun run = backend.run(program, iterations);

@@ -7,6 +7,7 @@
 #include "core/trace/profile.h"
 #include "runtime/replay/replay_backend.h"
 #include "runtime/replay/replay_program.h"
+#include "runtime/replay/replay_program_builder.h"
 
 #include <memory>
 #include <string>
@@ -27,6 +28,10 @@ void checkPlanMatchesProfile(const ExportedPlan& plan, const Profile& profile, c
 
 // "host" or "cuda"; throws ReplayError for an unknown name, or for cuda without a device.
 std::unique_ptr<ReplayBackend> makeReplayBackend(std::string_view name);
+
+// How a measured timeline was replayed, to build its program again: its arena kind, and whether
+// its runtime ordered slot reuse (timelines written before issue 16 did not).
+ReplayOptions replayOptionsOf(const MeasuredTimeline& measured);
 
 // Runs `iterations` (>= 1) iterations of the program on the backend.
 MeasuredTimeline runReplay(const ReplayProgram& program, ReplayBackend& backend, int iterations);

@@ -20,6 +20,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace {
 
@@ -57,13 +58,18 @@ void printComparison(const spillway::replay::ReplayInputs& in, const spillway::M
 
 // The replay model of the same program on the machine it ran on; with `followCalls`, charging
 // the calls the measured replay made.
-spillway::MeasuredTimeline modelOf(const spillway::replay::ReplayProgram& program, const std::string& machine,
+spillway::MeasuredTimeline modelOf(const spillway::replay::ReplayProgram& program, const spillway::HardwareConfig& machine,
                                    const spillway::MeasuredTimeline* followCalls, int iterations) {
     using namespace spillway;
-    replay::ModelBackend model(loadHardware(machine));
+    replay::ModelBackend model(machine);
     if (followCalls) model.followCalls(program, *followCalls);
     return replay::runReplay(program, model, iterations);
 }
+
+// The plan and profile, and the --machine when one is named, read once before anything runs.
+struct Inputs : spillway::replay::ReplayInputs {
+    std::optional<spillway::HardwareConfig> machine;
+};
 
 struct Args {
     std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate;
@@ -106,18 +112,16 @@ spillway::replay::ArenaChoice arenaChoice(const std::string& arena) {
 }
 
 // --resimulate: the measured timeline's arena, calls and iterations, on --machine.
-int resimulate(const Args& a, const spillway::replay::ReplayInputs& in) {
+int resimulate(const Args& a, const Inputs& in) {
     using namespace spillway;
     const MeasuredTimeline measured = readMeasuredTimeline(a.resimulate);
     if (measured.profileHash != in.plan.profileHash)
         throw std::invalid_argument(a.resimulate + " was measured for profile " + measured.profileHash + ", the plan " +
                                     a.planPath + " is of " + in.plan.profileHash);
-    replay::ReplayOptions options;
-    options.arena = measured.arenaKind == "device" ? replay::ArenaChoice::Device : replay::ArenaChoice::Managed;
-    options.orderSlots = measured.slotsOrdered;
+    const replay::ReplayOptions options = replay::replayOptionsOf(measured);
     const replay::ReplayProgram program = replay::buildReplayProgram(in.profile, in.plan, options);
     const MeasuredTimeline model =
-        modelOf(program, a.machine, &measured, static_cast<int>(measured.iterations.size()));
+        modelOf(program, *in.machine, &measured, static_cast<int>(measured.iterations.size()));
     if (!a.output.empty()) writeMeasuredTimeline(model, a.output);
     fmt::print("{} ({} arena, {} iteration(s)) re-simulated on {}\n", a.resimulate, measured.arenaKind,
                measured.iterations.size(), a.machine);
@@ -125,7 +129,7 @@ int resimulate(const Args& a, const spillway::replay::ReplayInputs& in) {
     return kExitOk;
 }
 
-int replayPlan(const Args& a, const spillway::replay::ReplayInputs& in) {
+int replayPlan(const Args& a, const Inputs& in) {
     using namespace spillway;
     replay::ReplayOptions options;
     options.arena = arenaChoice(a.arena);
@@ -138,7 +142,7 @@ int replayPlan(const Args& a, const spillway::replay::ReplayInputs& in) {
         return kExitBadInput;
     }
     const MeasuredTimeline measured = a.backendName == "model"
-                                          ? modelOf(program, a.machine, nullptr, a.iterations)
+                                          ? modelOf(program, *in.machine, nullptr, a.iterations)
                                           : replay::runReplay(program, *replay::makeReplayBackend(a.backendName), a.iterations);
     try {
         writeMeasuredTimeline(measured, a.output);
@@ -156,7 +160,7 @@ int replayPlan(const Args& a, const spillway::replay::ReplayInputs& in) {
     for (const MeasuredNote& n : measured.failures) fmt::print("  failure: {}\n", n.message);
     if (a.compare) printComparison(in, measured);
     if (a.compare && !a.machine.empty() && a.backendName != "model")
-        printErrors(compareWithModel(measured, modelOf(program, a.machine, &measured, a.iterations), -1, 5), "model");
+        printErrors(compareWithModel(measured, modelOf(program, *in.machine, &measured, a.iterations), -1, 5), "model");
     return kExitOk;
 }
 
@@ -191,10 +195,10 @@ int main(int argc, char** argv) {
             fmt::print(stderr, "spillway-replay: {}\n", why);
             return kExitBadInput;
         }
-        replay::ReplayInputs in;
+        Inputs in;
         try {
-            in = replay::loadReplayInputs(a.planPath, a.profilePath);
-            if (!a.machine.empty()) (void)loadHardware(a.machine);  // a bad machine is bad input, found before any run
+            static_cast<replay::ReplayInputs&>(in) = replay::loadReplayInputs(a.planPath, a.profilePath);
+            if (!a.machine.empty()) in.machine = loadHardware(a.machine);  // bad input, found before any run
         } catch (const std::exception& e) {  // all of it is about the files, none about the GPU
             fmt::print(stderr, "spillway-replay: {}\n", e.what());
             return kExitBadInput;

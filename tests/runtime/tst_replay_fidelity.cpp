@@ -36,9 +36,7 @@ Fidelity resimulate(const Profile& profile, const std::string& policy, const std
                     const HardwareConfig& machine) {
     const ExportedPlan plan = readExportedPlan(kReplays + "gpt-" + policy + ".plan.json");
     const MeasuredTimeline measured = readMeasuredTimeline(kReplays + "gpt-" + policy + "-" + arena + ".measured.json");
-    replay::ReplayOptions options;
-    options.arena = measured.arenaKind == "device" ? replay::ArenaChoice::Device : replay::ArenaChoice::Managed;
-    options.orderSlots = measured.slotsOrdered;
+    const replay::ReplayOptions options = replay::replayOptionsOf(measured);
     const replay::ReplayProgram program = replay::buildReplayProgram(profile, plan, options);
     replay::ModelBackend model(machine);
     model.followCalls(program, measured);

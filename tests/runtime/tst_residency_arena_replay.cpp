@@ -4,6 +4,7 @@
 // slot order (replay_slot_order.h) keeps every reuse safe: no slot race, and no two tensors
 // sharing bytes are ever touched at the same time (a kernel reading or writing one, or a copy of
 // one, while a kernel or a copy touches the other), in any of three iterations.
+#include "../support/shared_replay_machine.h"
 #include "core/deploy/deployable_plan.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/io/native/profile_hash.h"
@@ -22,14 +23,6 @@ namespace {
 const char* const kSmallGpt = SPILLWAY_SOURCE_DIR "/samples/lessons/small-gpt.profile.json";
 constexpr int kIterations = 3;
 
-HardwareConfig replayMachine() {
-    HardwareConfig hw = hardwarePreset("g10-a100");
-    for (const auto& [key, value] : {std::pair{"fault_model", "analytic"}, {"ssd_capacity", "0"},
-                                     {"weights_start_on", "host"}, {"gpu_capacity", "0.3GiB"},
-                                     {"host_to_gpu.bandwidth", "40.72GB/s"}, {"gpu_to_host.bandwidth", "14.85GB/s"}})
-        setHardwareValue(hw, key, value);
-    return hw;
-}
 
 struct Window {
     Nanoseconds start, end;
@@ -79,13 +72,8 @@ private slots:
     }
     void sharedSlotsAreNeverTouchedTogether() {
         QFETCH(QString, policy);
-        const HardwareConfig hw = replayMachine();
-        DeployablePlanRequest request;
-        request.policy = policy.toStdString();
-        request.order = "program";
-        request.placement = "best";
-        request.allowFaults = false;
-        const DeployablePlan made = makeDeployablePlan(profile_, hw, request);
+        const HardwareConfig hw = test::sharedReplayMachine();
+        const DeployablePlan made = makeDeployablePlan(profile_, hw, test::faultFreeRequest(policy.toStdString()));
         QVERIFY(made.plan.arenaBytes <= hw.gpuCapacity);
         const ExportedPlan exported{profile_.metadata.model, profileHash(profile_), hw, made.plan};
         replay::ReplayOptions device;

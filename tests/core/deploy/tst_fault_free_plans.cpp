@@ -4,6 +4,7 @@
 // with no use while absent, in program and in ROAM order, and replay no slower than the plans
 // that may fault; their ordinary plans are refused there. A GPU smaller than a kernel's working
 // set is refused by the planner, naming the kernel (by its profile position in a reordered run).
+#include "../../support/shared_replay_machine.h"
 #include "core/deploy/deployable_plan.h"
 #include "core/deploy/plan_verifier.h"
 #include "core/hardware/hardware_presets.h"
@@ -19,16 +20,6 @@ namespace {
 
 const char* const kSmallGpt = SPILLWAY_SOURCE_DIR "/samples/lessons/small-gpt.profile.json";
 
-// `--hw g10-a100 --set fault_model=analytic --set ssd_capacity=0 --set weights_start_on=host
-//  --set gpu_capacity=... --set host_to_gpu.bandwidth=40.72GB/s --set gpu_to_host.bandwidth=14.85GB/s`
-HardwareConfig replayMachine(const char* gpu) {
-    HardwareConfig hw = hardwarePreset("g10-a100");
-    for (const auto& [key, value] : {std::pair{"fault_model", "analytic"}, {"ssd_capacity", "0"},
-                                     {"weights_start_on", "host"}, {"gpu_capacity", gpu},
-                                     {"host_to_gpu.bandwidth", "40.72GB/s"}, {"gpu_to_host.bandwidth", "14.85GB/s"}})
-        setHardwareValue(hw, key, value);
-    return hw;
-}
 
 DeployablePlan planFor(const Profile& profile, const HardwareConfig& hw, const QString& policy, const QString& order,
                        bool allowFaults, const char* placement = "none") {
@@ -69,7 +60,7 @@ private slots:
     void plansAtPointThreeGiB() {
         QFETCH(QString, policy);
         QFETCH(QString, order);
-        const HardwareConfig hw = replayMachine("0.3GiB");
+        const HardwareConfig hw = test::sharedReplayMachine("0.3GiB");
 
         // The plan that may fault, held to no faults: refused, kernels use tensors left on the host.
         const DeployablePlan faulting = planFor(profile_, hw, policy, order, true);
@@ -102,7 +93,7 @@ private slots:
         // was smaller than the order's theoretical peak (345.48 MiB) and this plan was refused
         // with its layout. Now a slot is free while the plan keeps its tensor on the host
         // (tst_residency_arena): the arena fits the GPU the plan was made for.
-        const HardwareConfig hw = replayMachine("0.3GiB");
+        const HardwareConfig hw = test::sharedReplayMachine("0.3GiB");
         const DeployablePlan made = planFor(profile_, hw, "g10", "program", false, "best");
         const PlanVerification v = verified(profile_, hw, made.plan);
         QVERIFY2(v.ok(), qPrintable(listed(v)));
@@ -113,7 +104,7 @@ private slots:
     void aGpuSmallerThanAKernelIsRefusedNamingIt() {
         // mb0.log_softmax.backward (kernel 44) holds 46.88 MiB at once, more than 40 MiB; it is
         // the first of 5 kernels that do not fit (the largest, kernel 52, needs 48 MiB).
-        const HardwareConfig hw = replayMachine("40MiB");
+        const HardwareConfig hw = test::sharedReplayMachine("40MiB");
         for (const char* policy : {"g10", "most"}) {
             try {
                 planFor(profile_, hw, policy, "program", false);

@@ -5,6 +5,7 @@
 // plan lays the arena out on them and the verifier checks overlaps on the same spans, and still
 // refuses bytes shared while both tensors are on the GPU. On the small GPT lesson at 0.3 GiB
 // (the real replays' machine) the g10 and most plans now fit the GPU with their arena.
+#include "../../support/shared_replay_machine.h"
 #include "core/deploy/deployable_plan.h"
 #include "core/deploy/plan_verifier.h"
 #include "core/hardware/hardware_presets.h"
@@ -27,16 +28,6 @@ namespace {
 const char* const kSmallGpt = SPILLWAY_SOURCE_DIR "/samples/lessons/small-gpt.profile.json";
 constexpr Bytes k4M = 4 * kMiB;
 
-// `--hw g10-a100 --set fault_model=analytic --set ssd_capacity=0 --set weights_start_on=host
-//  --set gpu_capacity=0.3GiB --set host_to_gpu.bandwidth=40.72GB/s --set gpu_to_host.bandwidth=14.85GB/s`
-HardwareConfig replayMachine() {
-    HardwareConfig hw = hardwarePreset("g10-a100");
-    for (const auto& [key, value] : {std::pair{"fault_model", "analytic"}, {"ssd_capacity", "0"},
-                                     {"weights_start_on", "host"}, {"gpu_capacity", "0.3GiB"},
-                                     {"host_to_gpu.bandwidth", "40.72GB/s"}, {"gpu_to_host.bandwidth", "14.85GB/s"}})
-        setHardwareValue(hw, key, value);
-    return hw;
-}
 
 // Five kernels, 4 MiB tensors. W is read at k0 and k4 and V at k1 (both persistent); X lives at
 // k1..k2 only; A (activation) is written at k0 and read at k3; B is written by k3, read by k4.
@@ -196,13 +187,8 @@ private slots:
     }
     void smallGptFitsPointThreeGiBWithItsArena() {
         QFETCH(QString, policy);
-        const HardwareConfig hw = replayMachine();
-        DeployablePlanRequest request;
-        request.policy = policy.toStdString();
-        request.order = "program";
-        request.placement = "best";
-        request.allowFaults = false;
-        const DeployablePlan made = makeDeployablePlan(gpt_, hw, request);
+        const HardwareConfig hw = test::sharedReplayMachine();
+        const DeployablePlan made = makeDeployablePlan(gpt_, hw, test::faultFreeRequest(policy.toStdString()));
         // Lifetimes need 345.48 MiB at least; the residency far less, within 0.3 GiB.
         QVERIFY(made.order.theoreticalPeak > hw.gpuCapacity);
         QVERIFY2(made.plan.arenaBytes <= hw.gpuCapacity,
