@@ -19,6 +19,15 @@ struct ImportOptions {
     // it, written back, faulted in again next iteration) instead of folding it into the
     // kernel's workspaceBytes. Needed to reproduce G10's numbers (docs/validation.md).
     bool g10WorkspacesAsTensors = false;
+    // Snapshots, traces and captures that hold several training iterations: which one becomes
+    // the profile. kSteadyIteration (the default) lets the importer pick a steady-state one
+    // (docs/snapshot-import.md, docs/torch-import.md); kAllIterations keeps everything as one
+    // long profile; K >= 1 is the K-th iteration found (an error past the last one). Importers
+    // that look for iterations write the notes "iterations.found" (a count),
+    // "iterations.imported" ("2", or "all") and "iterations.rule" (how they were found).
+    static constexpr std::int64_t kSteadyIteration = 0;
+    static constexpr std::int64_t kAllIterations = -1;
+    std::int64_t iteration = kSteadyIteration;
 };
 
 }  // namespace spillway
