@@ -81,7 +81,7 @@ Profile loadG10Graph(const fs::path& p, const ImportOptions& o) {
     return importG10Graph(p, *o.batch, o.resultsDir);
 }
 Profile loadTorchTrace(const fs::path& p, const ImportOptions&) { return importTorchTrace(p); }
-Profile loadTorchSnapshot(const fs::path& p, const ImportOptions&) { return importTorchSnapshot(p); }
+Profile loadTorchSnapshot(const fs::path& p, const ImportOptions& o) { return importTorchSnapshot(p, o); }
 Profile loadNsysSqlite(const fs::path& p, const ImportOptions&) { return importNsysSqlite(p); }
 
 std::string readHead(const fs::path& p) {

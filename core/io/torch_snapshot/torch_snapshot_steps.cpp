@@ -1,7 +1,9 @@
 #include "core/io/torch_snapshot/torch_snapshot_steps.h"
 
 #include "core/io/base/import_error.h"
+#include "core/io/torch_snapshot/snapshot_window.h"
 #include "core/io/torch_snapshot/torch_snapshot_kinds.h"
+#include "core/trace/kind_evidence.h"
 #include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
@@ -73,8 +75,9 @@ std::string tensorName(const SnapshotAllocation& a) {
 
 class Builder {
 public:
-    Builder(const MemorySnapshot& snapshot, const std::string& file, SnapshotFrameBudget& budget)
-        : snap_(snapshot), file_(file), budget_(budget) {}
+    Builder(const MemorySnapshot& snapshot, const std::string& file, SnapshotFrameBudget& budget,
+            std::int64_t iteration)
+        : snap_(snapshot), file_(file), budget_(budget), iteration_(iteration) {}
 
     Profile build() {
         const auto found = collectAllocations(snap_);
@@ -97,8 +100,12 @@ private:
     const std::string& file_;
     SnapshotFrameBudget& budget_;
     Profile profile_;
+    std::int64_t iteration_ = ImportOptions::kSteadyIteration;
     bool timed_ = false;
     std::int64_t originUs_ = 0;
+    std::int64_t eventBase_ = 0;  // the chosen window's first event in the device trace
+    std::string imported_ = "1";
+    KindEvidence evidence_;
 
     // Every tensor gets its own copy of its stack (Tensor::frames), however many allocations
     // share it in the file: price all the copies before making any.
@@ -164,41 +171,127 @@ private:
         return (*events(device)[static_cast<size_t>(event)].timeUs - originUs_) * 1000;
     }
 
+    // The allocations the profile gets (events local to `window`) and the rule that decided
+    // each one's kind, with the shape of every iteration for the phases.
+    struct DeviceSelection {
+        SnapshotWindow window;
+        WindowAllocations selected;
+        std::vector<const SnapshotKindRule*> rules;        // parallel to selected.allocations
+        std::vector<std::pair<SnapshotWindow, SnapshotIterationShape>> shapes;  // local to `window`
+    };
+
+    DeviceSelection select(const std::vector<const SnapshotAllocation*>& allocations, std::int64_t eventCount) {
+        const auto iterations = findDeviceIterations(allocations, eventCount);
+        noteIterations(iterations);
+        DeviceSelection s;
+        const auto found = static_cast<std::int64_t>(iterations.windows.size());
+        if (iteration_ == ImportOptions::kAllIterations) {
+            s.window = {0, eventCount};
+            s.selected = sliceToWindow(allocations, s.window);
+            s.rules.assign(s.selected.allocations.size(), nullptr);
+            for (const auto& w : iterations.windows) classifyInto(allocations, w, s);
+            for (size_t i = 0; i < s.rules.size(); ++i)
+                if (!s.rules[i]) {
+                    const auto& a = s.selected.allocations[i];
+                    s.rules[i] = &unplacedSnapshotRule(a.allocEvent < 0 && a.freeEvent < 0);
+                }
+            return s;
+        }
+        auto k = iteration_ == ImportOptions::kSteadyIteration ? (found >= 2 ? 2 : 1) : iteration_;
+        if (k < 1 || k > found)
+            throw ImportError(file_, fmt::format("--iteration {}: the snapshot holds {} complete iteration{} "
+                                                 "(use 1 to {}, or all)",
+                                                 k, found, found == 1 ? "" : "s", found));
+        s.window = iterations.windows[static_cast<size_t>(k - 1)];
+        s.selected = sliceToWindow(allocations, s.window);
+        auto kinds = classifySnapshotIteration(s.selected.allocations, s.window.eventCount());
+        s.rules = std::move(kinds.rules);
+        s.shapes.push_back({{0, s.window.eventCount()}, kinds.shape});
+        imported_ = std::to_string(k);
+        return s;
+    }
+
+    // Classifies the allocations made in iteration `w` (and, from the first iteration, the
+    // persistent ones) of the whole-trace selection `s`.
+    void classifyInto(const std::vector<const SnapshotAllocation*>& allocations, const SnapshotWindow& w,
+                      DeviceSelection& s) {
+        const auto local = sliceToWindow(allocations, w);
+        const auto kinds = classifySnapshotIteration(local.allocations, w.eventCount());
+        std::vector<std::int64_t> position(allocations.size(), -1);
+        for (size_t i = 0; i < s.selected.source.size(); ++i) position[s.selected.source[i]] = static_cast<std::int64_t>(i);
+        for (size_t i = 0; i < local.allocations.size(); ++i) {
+            const auto& a = local.allocations[i];
+            const auto at = position[local.source[i]];
+            const bool persistentHere = a.allocEvent < 0 && a.freeEvent < 0;
+            if (at < 0 || s.rules[static_cast<size_t>(at)]) continue;
+            if (a.allocEvent >= 0 || persistentHere) s.rules[static_cast<size_t>(at)] = kinds.rules[i];
+        }
+        s.shapes.push_back({w, kinds.shape});
+    }
+
     void addDevice(std::int64_t device, const std::vector<const SnapshotAllocation*>& allocations) {
         profile_.jobs.push_back({device, fmt::format("cuda:{}", device)});
         const auto& trace = events(device);
-        auto steps = formSteps(trace.size(), allocations);
+        const auto selection = select(allocations, static_cast<std::int64_t>(trace.size()));
+        eventBase_ = selection.window.firstEvent;
+        const auto& chosen = selection.selected.allocations;
+        std::vector<const SnapshotAllocation*> pointers;
+        for (const auto& a : chosen) pointers.push_back(&a);
+        auto steps = formSteps(static_cast<size_t>(selection.window.eventCount()), pointers);
         const bool stateOnly = steps.count() == 0;  // no events: one step holds the state
         const auto stepCount = stateOnly ? std::int64_t{1} : steps.count();
         const auto firstKernel = static_cast<std::int64_t>(profile_.kernels.size());
-        for (std::int64_t s = 0; s < stepCount; ++s) profile_.kernels.push_back(makeKernel(device, steps, s, stateOnly));
+        for (std::int64_t s = 0; s < stepCount; ++s) {
+            profile_.kernels.push_back(makeKernel(device, steps, s, stateOnly));
+            if (!stateOnly) profile_.kernels.back().phase = phaseOf(steps.firstEvent[static_cast<size_t>(s)], selection);
+        }
         auto kernelAt = [&](std::int64_t step) -> Kernel& {
             return profile_.kernels[static_cast<size_t>(firstKernel + step)];
         };
         const auto lastStep = stepCount - 1;
-        for (const auto* a : allocations) {
-            Tensor t;
-            t.id = static_cast<TensorId>(profile_.tensors.size());
-            t.name = tensorName(*a);
-            t.bytes = a->bytes;
-            t.job = device;
-            t.address = a->address;
-            t.frames = *a->frames;
-            t.persistent = a->allocEvent < 0 && a->freeEvent < 0;
-            t.kind = inferSnapshotTensorKind(t.frames, t.persistent, a->freeEvent < 0);
-            if (timed_ && a->allocEvent >= 0) t.allocTime = sinceOrigin(device, a->allocEvent);
-            if (timed_ && a->freeEvent >= 0) t.freeTime = sinceOrigin(device, a->freeEvent);
+        for (size_t i = 0; i < chosen.size(); ++i) {
+            const auto& a = chosen[i];
+            Tensor t = makeTensor(device, a, *selection.rules[i]);
             if (t.persistent) {
                 kernelAt(0).inputs.push_back(t.id);
                 if (lastStep != 0) kernelAt(lastStep).inputs.push_back(t.id);
             } else {
-                const auto made = a->allocEvent >= 0 ? steps.allocStep[static_cast<size_t>(a->allocEvent)] : 0;
-                const auto freed = a->freeEvent >= 0 ? steps.freeStep[static_cast<size_t>(a->freeEvent)] : lastStep;
+                const auto made = a.allocEvent >= 0 ? steps.allocStep[static_cast<size_t>(a.allocEvent)] : 0;
+                const auto freed = a.freeEvent >= 0 ? steps.freeStep[static_cast<size_t>(a.freeEvent)] : lastStep;
                 kernelAt(made).outputs.push_back(t.id);
                 if (freed != made) kernelAt(freed).inputs.push_back(t.id);
             }
             profile_.tensors.push_back(std::move(t));
         }
+    }
+
+    Tensor makeTensor(std::int64_t device, const SnapshotAllocation& a, const SnapshotKindRule& rule) {
+        Tensor t;
+        t.id = static_cast<TensorId>(profile_.tensors.size());
+        t.name = tensorName(a);
+        t.bytes = a.bytes;
+        t.job = device;
+        t.address = a.address;
+        if (a.frames) t.frames = *a.frames;
+        t.persistent = a.allocEvent < 0 && a.freeEvent < 0;
+        t.kind = rule.kind;
+        evidence_.add(rule.id, rule.text, rule.kind, a.bytes, rule.unclassified);
+        if (timed_ && a.allocEvent >= 0) t.allocTime = sinceOrigin(device, eventBase_ + a.allocEvent);
+        if (timed_ && a.freeEvent >= 0) t.freeTime = sinceOrigin(device, eventBase_ + a.freeEvent);
+        return t;
+    }
+
+    // Forward up to the peak, backward to the optimizer step, the optimizer step to the end of
+    // the iteration; "other" outside every iteration and in iterations without a backward pass.
+    static KernelPhase phaseOf(std::int64_t event, const DeviceSelection& s) {
+        for (const auto& [w, shape] : s.shapes) {
+            if (event < w.firstEvent || event >= w.endEvent) continue;
+            if (!shape.training) return KernelPhase::Other;
+            const auto local = event - w.firstEvent;
+            if (local <= shape.forwardEnd) return KernelPhase::Forward;
+            return local < shape.optimizerStart ? KernelPhase::Backward : KernelPhase::Optimizer;
+        }
+        return KernelPhase::Other;
     }
 
     Kernel makeKernel(std::int64_t device, const DeviceSteps& steps, std::int64_t s, bool stateOnly) const {
@@ -210,12 +303,25 @@ private:
         k.job = device;
         k.duration = kUntimedStep;
         if (stateOnly || !timed_) return k;
-        const auto start = sinceOrigin(device, steps.firstEvent[static_cast<size_t>(s)]);
-        const auto end = s + 1 < steps.count() ? sinceOrigin(device, steps.firstEvent[static_cast<size_t>(s + 1)])
-                                               : sinceOrigin(device, steps.lastEvent[static_cast<size_t>(s)]);
+        const auto start = sinceOrigin(device, eventBase_ + steps.firstEvent[static_cast<size_t>(s)]);
+        const auto end = s + 1 < steps.count()
+                             ? sinceOrigin(device, eventBase_ + steps.firstEvent[static_cast<size_t>(s + 1)])
+                             : sinceOrigin(device, eventBase_ + steps.lastEvent[static_cast<size_t>(s)]);
         k.capturedStart = start;
         k.duration = std::max<Nanoseconds>(1, end - start);
         return k;
+    }
+
+    void noteIterations(const DeviceIterations& d) {
+        auto& n = profile_.metadata.notes;
+        n["iterations.found"] = std::to_string(d.windows.size());
+        n["iterations.rule"] =
+            d.found.period == 0
+                ? "no repetition found in the allocation sizes: the whole trace is one iteration"
+                : fmt::format("the allocation sizes repeat every {} allocations ({:.1f}% of them match one period "
+                              "later); iterations begin where live bytes are lowest; {} allocations belong to "
+                              "partial iterations at the trace's start or end",
+                              d.found.period, 100.0 * d.found.matched, d.allocationsOutside);
     }
 
     void addNotes(const SnapshotAllocations& found) {
@@ -225,6 +331,8 @@ private:
         for (const auto& job : profile_.jobs) m.device += (m.device.empty() ? "" : ",") + job.name;
         auto& n = m.notes;
         n["snapshot_layout"] = snap_.layout;
+        n["iterations.imported"] = iteration_ == ImportOptions::kAllIterations ? "all" : imported_;
+        evidence_.writeNotes(n);
         n["tensor_bytes"] = "requested bytes of each allocation (the trace entry's size, or the block's "
                             "requested size); the allocator rounds blocks up";
         n["kernels"] = "one step per run of allocations and the frees that follow it; an allocation is "
@@ -258,8 +366,8 @@ private:
 }  // namespace
 
 Profile profileFromSnapshot(const MemorySnapshot& snapshot, const std::string& file,
-                            SnapshotFrameBudget& budget) {
-    return Builder(snapshot, file, budget).build();
+                            SnapshotFrameBudget& budget, std::int64_t iteration) {
+    return Builder(snapshot, file, budget, iteration).build();
 }
 
 }  // namespace spillway

@@ -14,6 +14,7 @@
 // are persistent (live across the whole profile) and are read by the first and last step.
 // A step lasts from its first event to the next step's first event (time_us), at least 1 ns;
 // without times every step lasts a nominal 1 us. One job per CUDA device.
+#include "core/io/base/import_options.h"
 #include "core/io/torch_snapshot/torch_snapshot_allocations.h"
 #include "core/io/torch_snapshot/snapshot_frame_budget.h"
 #include "core/io/torch_snapshot/torch_snapshot_model.h"
@@ -25,7 +26,10 @@ namespace spillway {
 
 // Throws ImportError (naming `file`) when the snapshot holds no allocation at all, or when the
 // copies of the stacks that the tensors get (one per tensor) would exceed `budget`.
+// `iteration`: ImportOptions::iteration (a steady-state one by default, all, or the K-th);
+// an iteration past the last found is an ImportError saying how many there are.
 Profile profileFromSnapshot(const MemorySnapshot& snapshot, const std::string& file,
-                            SnapshotFrameBudget& budget);
+                            SnapshotFrameBudget& budget,
+                            std::int64_t iteration = ImportOptions::kSteadyIteration);
 
 }  // namespace spillway

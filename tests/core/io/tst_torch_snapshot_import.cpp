@@ -5,6 +5,7 @@
 #include "core/analysis/liveness.h"
 #include "core/analysis/peak.h"
 #include "core/io/base/file_text.h"
+#include "core/io/base/import_error.h"
 #include "core/io/torch_snapshot/pickle_reader.h"
 #include "core/io/profile_loader.h"
 #include "core/io/torch_snapshot/torch_snapshot_import.h"
@@ -69,6 +70,13 @@ std::vector<Bytes> curveAtSteps(const PickleValue& trace, Bytes liveAtEnd) {
 
 }  // namespace
 
+// The whole trace as one profile, as the expected numbers of make_snapshots.py count it.
+ImportOptions wholeTrace() {
+    ImportOptions o;
+    o.iteration = ImportOptions::kAllIterations;
+    return o;
+}
+
 class TestTorchSnapshotImport : public QObject {
     Q_OBJECT
 private slots:
@@ -81,7 +89,7 @@ private slots:
         QFETCH(int, protocol);
         const auto exp = expected("torch21_mlp");
         const auto path = fixture("torch21_mlp_p" + std::to_string(protocol) + ".pickle");
-        const auto profile = importTorchSnapshot(path);
+        const auto profile = importTorchSnapshot(path, wholeTrace());
 
         const auto problems = validateProfile(profile);
         QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().message.c_str());
@@ -122,13 +130,13 @@ private slots:
         const auto path = fixture("torch21_mlp_p4.pickle");
         const auto root = readPickleFile(path);
         const auto& trace = root.find("device_traces")->items()[0];
-        const auto origin = std::stoll(importTorchSnapshot(path).metadata.notes.at("time_origin_us"));
+        const auto origin = std::stoll(importTorchSnapshot(path, wholeTrace()).metadata.notes.at("time_origin_us"));
         std::multiset<std::tuple<std::uint64_t, Bytes, Nanoseconds>> fromTrace, fromProfile;
         for (const auto& e : trace.items())
             if (e.find("action")->asString() == "alloc")
                 fromTrace.emplace(static_cast<std::uint64_t>(e.find("addr")->asInt()), e.find("size")->asInt(),
                                   (e.find("time_us")->asInt() - origin) * 1000);
-        const auto profile = importTorchSnapshot(path);
+        const auto profile = importTorchSnapshot(path, wholeTrace());
         for (const auto& t : profile.tensors)
             if (t.allocTime) fromProfile.emplace(*t.address, t.bytes, *t.allocTime);
         QCOMPARE(fromProfile.size(), fromTrace.size());
@@ -140,7 +148,7 @@ private slots:
         const auto root = readPickleFile(path);
         const auto curve = curveAtSteps(root.find("device_traces")->items()[0],
                                         expected("torch21_mlp")["live_bytes_at_end"].get<Bytes>());
-        const auto profile = importTorchSnapshot(path);
+        const auto profile = importTorchSnapshot(path, wholeTrace());
         const auto peak = theoreticalPeak(profile, computeLiveness(profile));
         QCOMPARE(peak.liveBytes.size(), curve.size());
         for (size_t k = 0; k < curve.size(); ++k) QCOMPARE(peak.liveBytes[k], curve[k]);
@@ -157,8 +165,12 @@ private slots:
         for (int p = 3; p <= 5; ++p) QVERIFY(load(p) == p2);
     }
 
-    void framesAndKindsComeFromTheStacks() {
+    // The fixture's MLP trains three iterations with Adam; the first also creates Adam's state,
+    // so only the last two repeat. The steady-state iteration (the second of those) is read.
+    void kindsComeFromTheIterationShape() {
         const auto profile = importTorchSnapshot(fixture("torch21_mlp_p4.pickle"));
+        QCOMPARE(profile.metadata.notes.at("iterations.found"), std::string("2"));
+        QCOMPARE(profile.metadata.notes.at("iterations.imported"), std::string("2"));
         int optimizerState = 0, weights = 0, gradients = 0, withFrames = 0;
         for (const auto& t : profile.tensors) {
             if (t.kind == TensorKind::OptimizerState) ++optimizerState;
@@ -172,16 +184,35 @@ private slots:
             QCOMPARE(t.frames.back(), std::string("/home/ada/mlp/train.py:92:<module>"));
         }
         QCOMPARE(optimizerState, 12);  // Adam's exp_avg and exp_avg_sq for 6 parameters
-        QCOMPARE(weights, 6);          // allocated before recording, never freed
-        QVERIFY(gradients > 0);
+        QCOMPARE(weights, 6);          // allocated before recording, one per gradient of its size
+        QCOMPARE(gradients, 6);        // made in backward, kept to the next zero_grad
         QVERIFY(withFrames > 0);
         // Names follow the memory_viz convention b<hex address>_<reuse>.
         QVERIFY(profile.tensors.front().name.starts_with("b7f3a"));
     }
 
+    void iterationChoice() {
+        const auto path = fixture("torch21_mlp_p4.pickle");
+        ImportOptions first;
+        first.iteration = 1;
+        const auto one = importTorchSnapshot(path, first);
+        QCOMPARE(one.metadata.notes.at("iterations.imported"), std::string("1"));
+        QVERIFY(one.kernels.size() < importTorchSnapshot(path, wholeTrace()).kernels.size());
+        ImportOptions past;
+        past.iteration = 3;
+        try {
+            importTorchSnapshot(path, past);
+            QFAIL("an iteration past the last one was accepted");
+        } catch (const ImportError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("torch21_mlp_p4.pickle") != std::string::npos, e.what());
+            QVERIFY2(what.find("2 complete iterations") != std::string::npos, e.what());
+        }
+    }
+
     void torch20HistoryLayout() {
         const auto exp = expected("torch20_mlp");
-        const auto profile = importTorchSnapshot(fixture("torch20_mlp_p2.pickle"));
+        const auto profile = importTorchSnapshot(fixture("torch20_mlp_p2.pickle"), wholeTrace());
         QVERIFY(validateProfile(profile).empty());
         QVERIFY(profile.metadata.notes.at("snapshot_layout").find("2.0") != std::string::npos);
         QCOMPARE(static_cast<std::int64_t>(profile.tensors.size()), exp["allocations"].get<std::int64_t>());
