@@ -1,6 +1,7 @@
 // libspillway_capture.so: loaded into any CUDA process by the driver through
 // CUDA_INJECTION64_PATH, it enables CUPTI's activity records (kernels, MEMORY2 allocations and
-// frees, memcpy, memset, unified-memory counters), hands every completed buffer to the record
+// frees, memcpy, memset, unified-memory counters, NVTX ranges and the API calls that launch
+// kernels), hands every completed buffer to the record
 // parser (core/io/gpu_activity/cupti_records.h), and at exit writes the profile to $SPILLWAY_CAPTURE_OUTPUT.
 // The environment it reads: docs/capture.md. This is the only file that calls CUPTI.
 #include "core/io/base/import_error.h"
@@ -32,6 +33,7 @@ struct CaptureState {
     std::size_t bufferBytes = 8u << 20;
     std::uint64_t buffersLost = 0;
     bool wantUnifiedMemory = false;               // SPILLWAY_CAPTURE_UM is not 0
+    std::string nvtxNote;                         // the cupti_nvtx note
     std::atomic<bool> unifiedMemoryTried{false};  // the counters are set up once per process
     std::string unifiedMemoryNote;                // the cupti_unified_memory note; under `mutex`
 };
@@ -158,12 +160,31 @@ void writeProfileAtExit() {
         auto profile = s.parser.finish(out.string(), env("SPILLWAY_CAPTURE_MODEL"));
         profile.metadata.notes["cupti_unified_memory"] = unifiedMemoryNoteAtExit(s);
         profile.metadata.notes["capture.pid"] = std::to_string(getpid());
+        profile.metadata.notes["cupti_nvtx"] = s.nvtxNote;
         spillway::saveNativeProfile(profile, out);
         warn(fmt::format("wrote {} ({} kernels, {} tensors)", out.string(), profile.kernels.size(),
                          profile.tensors.size()));
     } catch (const std::exception& e) {
         warn(fmt::format("could not write the profile: {}", e.what()));
     }
+}
+
+// NVTX ranges (phases: emit_nvtx, torch.optim, spillway.* marks) and, since ranges are host time
+// and kernels run later on the GPU, the runtime and driver calls that launch the kernels (their
+// correlation ids give each kernel its launch time). CUPTI sees NVTX calls only when
+// NVTX_INJECTION64_PATH names libcupti (the launcher sets it).
+void enableNvtxRanges(CaptureState& s) {
+    if (env("SPILLWAY_CAPTURE_NVTX", "1") == "0") {
+        s.nvtxNote = "disabled (SPILLWAY_CAPTURE_NVTX=0, --no-nvtx)";
+        return;
+    }
+    const bool ranges = ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MARKER), "enabling NVTX range records");
+    const bool launches = ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "enabling runtime API records") &&
+                          ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "enabling driver API records");
+    const auto injection = env("NVTX_INJECTION64_PATH");
+    s.nvtxNote = fmt::format("NVTX ranges {}, launch times {}; NVTX_INJECTION64_PATH={}", ranges ? "on" : "refused",
+                             launches ? "on" : "refused",
+                             injection.empty() ? "unset (no NVTX range reaches CUPTI)" : injection);
 }
 
 }  // namespace
@@ -185,6 +206,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2), "enabling memory records");
     ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "enabling memcpy records");
     ok(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "enabling memset records");
+    enableNvtxRanges(s);
     std::atexit(writeProfileAtExit);
     return 1;
 }

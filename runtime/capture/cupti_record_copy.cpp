@@ -43,6 +43,9 @@ static_assert(cupti::kUmRemoteMapOutOfMemory == CUPTI_ACTIVITY_UNIFIED_MEMORY_RE
 static_assert(cupti::kUmRemoteMapEviction == CUPTI_ACTIVITY_UNIFIED_MEMORY_REMOTE_MAP_CAUSE_EVICTION);
 static_assert(cupti::kUmFlagInCpu == CUPTI_ACTIVITY_FLAG_THRASHING_IN_CPU);
 static_assert(cupti::kUmFlagInCpu == CUPTI_ACTIVITY_FLAG_THROTTLING_IN_CPU);
+static_assert(cupti::kMarkerInstantaneous == CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS);
+static_assert(cupti::kMarkerStart == CUPTI_ACTIVITY_FLAG_MARKER_START);
+static_assert(cupti::kMarkerEnd == CUPTI_ACTIVITY_FLAG_MARKER_END);
 
 cupti::KernelRecord copyRecord(const CuptiKernel& r) {
     cupti::KernelRecord k;
@@ -98,6 +101,19 @@ cupti::UnifiedMemoryRecord copyRecord(const CuptiUnifiedMemory& r) {
     return u;
 }
 
+cupti::MarkerRecord copyRecord(const CuptiMarker& r) {
+    cupti::MarkerRecord m;
+    m.flags = static_cast<std::uint32_t>(r.flags);
+    m.timestamp = r.timestamp;
+    m.id = r.id;
+    if (r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || r.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS)
+        m.threadId = r.objectId.pt.threadId;
+    m.name = r.name ? r.name : "";
+    return m;
+}
+
+cupti::ApiRecord copyRecord(const CuptiApi& r) { return {r.start, r.correlationId}; }
+
 bool addRecord(cupti::RecordParser& parser, const CUpti_Activity* record) {
     switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
@@ -115,6 +131,13 @@ bool addRecord(cupti::RecordParser& parser, const CUpti_Activity* record) {
         return true;
     case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
         parser.add(copyRecord(*reinterpret_cast<const CuptiUnifiedMemory*>(record)));
+        return true;
+    case CUPTI_ACTIVITY_KIND_MARKER:
+        parser.add(copyRecord(*reinterpret_cast<const CuptiMarker*>(record)));
+        return true;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+        parser.add(copyRecord(*reinterpret_cast<const CuptiApi*>(record)));
         return true;
     case CUPTI_ACTIVITY_KIND_DEVICE: {
         const auto& d = *reinterpret_cast<const CuptiDevice*>(record);

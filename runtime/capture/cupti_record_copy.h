@@ -16,12 +16,16 @@ using CuptiMemcpy = CUpti_ActivityMemcpy6;
 using CuptiMemset = CUpti_ActivityMemset4;
 using CuptiUnifiedMemory = CUpti_ActivityUnifiedMemoryCounter3;
 using CuptiDevice = CUpti_ActivityDevice5;
+using CuptiMarker = CUpti_ActivityMarker2;
+using CuptiApi = CUpti_ActivityAPI;
 
 cupti::KernelRecord copyRecord(const CuptiKernel& r);
 cupti::MemoryRecord copyRecord(const CuptiMemory& r);
 cupti::MemcpyRecord copyRecord(const CuptiMemcpy& r);
 cupti::MemsetRecord copyRecord(const CuptiMemset& r);
 cupti::UnifiedMemoryRecord copyRecord(const CuptiUnifiedMemory& r);
+cupti::MarkerRecord copyRecord(const CuptiMarker& r);
+cupti::ApiRecord copyRecord(const CuptiApi& r);
 
 // Hands one record of any kind to the parser; false for kinds it does not read.
 bool addRecord(cupti::RecordParser& parser, const CUpti_Activity* record);

@@ -6,30 +6,35 @@ set -eu
 
 usage() {
     cat <<'USAGE'
-usage: spillway-capture -o OUT.profile.json [--model NAME] [--no-um] [--buffer-mb N] [--force] -- PROGRAM [ARGS...]
+usage: spillway-capture -o OUT.profile.json [--model NAME] [--no-um] [--no-nvtx] [--buffer-mb N] [--force] -- PROGRAM [ARGS...]
 
 Records the kernels (with durations), GPU allocations and frees, memcpy/memset and unified-memory
-page faults and migrations of PROGRAM through CUPTI, and writes a spillway.profile/1 file.
+page faults and migrations, NVTX ranges and kernel launch times of PROGRAM through CUPTI, and
+writes a spillway.profile/1 file.
 
   -o, --output FILE   the profile to write (refuses an existing file without --force)
   --model NAME        the model name stored in the profile (default: the file name)
   --no-um             do not record unified-memory counters (less overhead; where the driver
                       refuses them the capture goes on without, and the profile says why)
+  --no-nvtx           do not record NVTX ranges and launch times (phases then come from kernel
+                      names only)
   --buffer-mb N       CUPTI activity buffer size in MiB (default 8)
   --force             overwrite OUT if it exists
 Environment passed to the program: CUDA_INJECTION64_PATH, SPILLWAY_CAPTURE_OUTPUT,
-SPILLWAY_CAPTURE_MODEL, SPILLWAY_CAPTURE_UM, SPILLWAY_CAPTURE_BUFFER_MB.
+SPILLWAY_CAPTURE_MODEL, SPILLWAY_CAPTURE_UM, SPILLWAY_CAPTURE_NVTX, SPILLWAY_CAPTURE_BUFFER_MB and,
+unless already set, NVTX_INJECTION64_PATH (libcupti: CUPTI sees NVTX calls only through it).
 USAGE
 }
 
 die() { echo "spillway-capture: $*" >&2; exit 2; }
 
-output="" model="" um=1 buffer="" force=0
+output="" model="" um=1 nvtx=1 buffer="" force=0
 while [ $# -gt 0 ]; do
     case "$1" in
         -o|--output) [ $# -ge 2 ] || die "$1 needs a file name"; output="$2"; shift 2 ;;
         --model) [ $# -ge 2 ] || die "--model needs a name"; model="$2"; shift 2 ;;
         --no-um) um=0; shift ;;
+        --no-nvtx) nvtx=0; shift ;;
         --buffer-mb) [ $# -ge 2 ] || die "--buffer-mb needs a number"; buffer="$2"; shift 2 ;;
         --force) force=1; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -62,7 +67,19 @@ done
 CUDA_INJECTION64_PATH="$library"
 SPILLWAY_CAPTURE_OUTPUT=$(CDPATH= cd -- "$outdir" && pwd)/$(basename -- "$output")
 SPILLWAY_CAPTURE_UM="$um"
-export CUDA_INJECTION64_PATH SPILLWAY_CAPTURE_OUTPUT SPILLWAY_CAPTURE_UM
+SPILLWAY_CAPTURE_NVTX="$nvtx"
+export CUDA_INJECTION64_PATH SPILLWAY_CAPTURE_OUTPUT SPILLWAY_CAPTURE_UM SPILLWAY_CAPTURE_NVTX
+# NVTX ranges reach CUPTI only when the NVTX library loads libcupti as its tool; another tool
+# (Nsight Systems) may already hold that place, and then keeps it.
+if [ "$nvtx" -eq 1 ] && [ -z "${NVTX_INJECTION64_PATH:-}" ]; then
+    cupti="${SPILLWAY_CAPTURE_CUPTI:-@SPILLWAY_CUPTI_LOCATION@}"
+    if [ -f "$cupti" ]; then
+        NVTX_INJECTION64_PATH="$cupti"
+        export NVTX_INJECTION64_PATH
+    else
+        echo "spillway-capture: libcupti not found at '$cupti' (set SPILLWAY_CAPTURE_CUPTI): NVTX ranges are not recorded" >&2
+    fi
+fi
 [ -z "$model" ] || { SPILLWAY_CAPTURE_MODEL="$model"; export SPILLWAY_CAPTURE_MODEL; }
 [ -z "$buffer" ] || { SPILLWAY_CAPTURE_BUFFER_MB="$buffer"; export SPILLWAY_CAPTURE_BUFFER_MB; }
 exec "$@"

@@ -5,6 +5,7 @@
 #include <cxxabi.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -73,6 +74,47 @@ std::string remoteMapCause(std::uint32_t flags) {
     case kUmRemoteMapEviction: return "eviction";
     default: return "unknown cause";
     }
+}
+
+struct PairedMarkers {
+    std::vector<RangeMark> ranges;
+    std::size_t unended = 0;
+    std::size_t unstarted = 0;
+};
+
+// Starts and ends into ranges: an end closes the start with its id; an end whose id no start has
+// (push/pop ids are per thread in some CUPTI versions) closes its thread's innermost open start.
+PairedMarkers pairMarkers(std::vector<MarkerRecord> markers) {
+    std::stable_sort(markers.begin(), markers.end(),
+                     [](const MarkerRecord& a, const MarkerRecord& b) { return a.timestamp < b.timestamp; });
+    PairedMarkers out;
+    std::unordered_map<std::uint32_t, const MarkerRecord*> open;
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> openByThread;  // ids, innermost last
+    for (const auto& m : markers) {
+        if (m.flags & kMarkerStart) {
+            open[m.id] = &m;
+            openByThread[m.threadId].push_back(m.id);
+            continue;
+        }
+        if (!(m.flags & kMarkerEnd)) continue;  // an instantaneous mark: not a range
+        auto& stack = openByThread[m.threadId];
+        std::uint32_t id = m.id;
+        if (!open.contains(id)) {
+            if (stack.empty()) {
+                ++out.unstarted;
+                continue;
+            }
+            id = stack.back();
+        }
+        const MarkerRecord& start = *open.at(id);
+        out.ranges.push_back({start.name, ns(start.timestamp), ns(m.timestamp)});
+        open.erase(id);
+        auto& startStack = openByThread[start.threadId];
+        if (const auto it = std::find(startStack.rbegin(), startStack.rend(), id); it != startStack.rend())
+            startStack.erase(std::next(it).base());
+    }
+    out.unended = open.size();
+    return out;
 }
 
 }  // namespace
@@ -177,14 +219,45 @@ void RecordParser::add(const UnifiedMemoryRecord& r) {
     capture_.unifiedMemory.push_back(std::move(u));
 }
 
+void RecordParser::add(const MarkerRecord& r) { markers_.push_back(r); }
+
+void RecordParser::add(const ApiRecord& r) {
+    const auto [it, added] = launches_.emplace(r.correlationId, r.start);
+    if (!added) it->second = std::min(it->second, r.start);  // a runtime call and the driver call inside it
+}
+
 void RecordParser::addDevice(std::uint32_t deviceId, const std::string& name) {
     capture_.deviceNames.emplace(deviceId, name);
 }
 
 void RecordParser::addDropped(std::uint64_t count) { dropped_ += count; }
 
-Profile RecordParser::finish(const std::string& outputPath, const std::string& model) const {
+gpu_activity::Capture RecordParser::assembled() const {
     Capture capture = capture_;
+    const auto paired = pairMarkers(markers_);
+    capture.ranges = paired.ranges;
+    if (!markers_.empty())
+        capture.notes["nvtx"] = fmt::format(
+            "{} NVTX ranges recorded (push/pop and start/end){}", paired.ranges.size(),
+            paired.unended || paired.unstarted
+                ? fmt::format("; {} starts without an end and {} ends without a start left out", paired.unended,
+                              paired.unstarted)
+                : std::string());
+    std::size_t joined = 0;
+    for (auto& k : capture.kernels)
+        if (const auto it = launches_.find(static_cast<std::uint32_t>(k.correlationId)); it != launches_.end()) {
+            k.launchTime = ns(it->second);
+            ++joined;
+        }
+    if (!launches_.empty())
+        capture.notes["launch_times"] = fmt::format(
+            "{} of {} kernels have their launch time (the runtime or driver API call with their correlation id)",
+            joined, capture.kernels.size());
+    return capture;
+}
+
+Profile RecordParser::finish(const std::string& outputPath, const std::string& model) const {
+    Capture capture = assembled();
     capture.source = std::string(kCuptiCaptureSource);
     capture.sourcePath = outputPath;
     capture.model = model;
@@ -194,7 +267,9 @@ Profile RecordParser::finish(const std::string& outputPath, const std::string& m
     if (unknownMemoryOperations_)
         capture.notes["cupti_unknown_memory_operations"] =
             fmt::format("{} MEMORY2 records with an unknown operation type skipped", unknownMemoryOperations_);
-    return buildProfile(capture);
+    ImportOptions all;
+    all.iteration = ImportOptions::kAllIterations;
+    return buildProfile(capture, all);
 }
 
 }  // namespace spillway::cupti

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace spillway::cupti {
 
@@ -61,6 +63,11 @@ inline constexpr std::uint32_t kUmRemoteMapEviction = 5;
 // CUPTI_ACTIVITY_FLAG_THROTTLING_IN_CPU.
 inline constexpr std::uint32_t kUmFlagInCpu = 1;
 
+// CUpti_ActivityFlag bits of a marker record: CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, _START, _END.
+inline constexpr std::uint32_t kMarkerInstantaneous = 1u << 0;
+inline constexpr std::uint32_t kMarkerStart = 1u << 1;
+inline constexpr std::uint32_t kMarkerEnd = 1u << 2;
+
 // CUpti_ActivityKernel10 (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), the fields read.
 struct KernelRecord {
     std::string name;  // as CUPTI gives it: mangled
@@ -110,6 +117,24 @@ struct UnifiedMemoryRecord {
     std::uint32_t flags = 0;
 };
 
+// CUpti_ActivityMarker2 (CUPTI_ACTIVITY_KIND_MARKER): one end of an NVTX range, push/pop or
+// start/end alike (CUPTI records them when NVTX_INJECTION64_PATH names libcupti). The start
+// carries the name; the end the same id.
+struct MarkerRecord {
+    std::uint32_t flags = 0;
+    std::uint64_t timestamp = 0;
+    std::uint32_t id = 0;
+    std::uint32_t threadId = 0;  // objectId.pt.threadId when objectKind is a thread, else 0
+    std::string name;            // a start's; empty on an end
+};
+
+// CUpti_ActivityAPI (CUPTI_ACTIVITY_KIND_RUNTIME and _DRIVER): a host API call; a kernel with
+// the same correlation id was launched by it, at `start`.
+struct ApiRecord {
+    std::uint64_t start = 0;
+    std::uint32_t correlationId = 0;
+};
+
 // Collects records as CUPTI hands them over (any order, any mix of kinds), then builds the
 // profile. Not thread-safe: the injection library serialises calls.
 class RecordParser {
@@ -119,6 +144,8 @@ public:
     void add(const MemcpyRecord& r);
     void add(const MemsetRecord& r);
     void add(const UnifiedMemoryRecord& r);
+    void add(const MarkerRecord& r);
+    void add(const ApiRecord& r);
     // CUPTI_ACTIVITY_KIND_DEVICE's name of the device id (the first one seen names a device).
     void addDevice(std::uint32_t deviceId, const std::string& name);
     // Records CUPTI reported as dropped (buffers full), kept for the notes.
@@ -127,13 +154,20 @@ public:
     std::size_t kernelCount() const { return capture_.kernels.size(); }
 
     // outputPath names the profile in errors; model the profile's model name (may be empty).
-    // Throws ImportError when the capture holds no kernels.
+    // The profile holds every iteration (ImportOptions::kAllIterations): the file is the record of
+    // the run, and whoever reads it picks an iteration (stored_capture.h). Throws ImportError when
+    // the capture holds no kernels.
     Profile finish(const std::string& outputPath, const std::string& model) const;
-    // The neutral capture, for tests and for the notes.
+    // The records as handed over, for tests.
     const gpu_activity::Capture& capture() const { return capture_; }
+    // The neutral capture finish() builds from: NVTX ranges paired, launch times joined to the
+    // kernels, the notes on both.
+    gpu_activity::Capture assembled() const;
 
 private:
     gpu_activity::Capture capture_;
+    std::vector<MarkerRecord> markers_;
+    std::unordered_map<std::uint32_t, std::uint64_t> launches_;  // correlation id -> earliest call start
     std::uint64_t dropped_ = 0;
     std::int64_t unknownMemoryOperations_ = 0;
 };

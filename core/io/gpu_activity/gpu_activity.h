@@ -4,6 +4,7 @@
 // (core/io/gpu_activity/nsys_sqlite_import.h). Both fill this neutral model; one builder turns it into a
 // Profile (core/io/gpu_activity/gpu_activity_profile.h), so the two paths map allocations to tensors and
 // kernels to uses the same way (docs/capture.md).
+#include "core/trace/kernel.h"
 #include "core/trace/units.h"
 
 #include <cstdint>
@@ -25,6 +26,11 @@ struct KernelRecord {
     // When the host launched it (nsys: the runtime call with the same correlation id); phases
     // from NVTX ranges, which are host time, are looked up at this time when it is known.
     std::optional<Nanoseconds> launchTime;
+    // A stored capture's phase (core/io/gpu_activity/stored_capture.h): decided from NVTX ranges
+    // when it was captured; the stored profile no longer holds the ranges.
+    std::optional<KernelPhase> recordedPhase;
+    // A stored capture's observed uses: addresses the kernel was seen touching (page faults).
+    std::vector<std::uint64_t> touchedAddresses;
     std::string where;  // the record in the source, for errors: "CUPTI_ACTIVITY_KIND_KERNEL row 7"
 };
 
@@ -70,7 +76,8 @@ struct UnifiedMemoryRecord {
     std::string cause;
 };
 
-// An NVTX range: "spillway.forward", "spillway.backward" ... set the kernels' phases.
+// An NVTX range (push/pop or start/end): "spillway.forward", emit_nvtx's "aten::addmm, seq = 12",
+// "Optimizer.step#SGD.step" ... set the kernels' phases (kernel_phases.h).
 struct RangeMark {
     std::string name;
     Nanoseconds start = 0;

@@ -1,8 +1,13 @@
 #include "core/io/gpu_activity/gpu_activity_profile.h"
 
 #include "core/io/base/import_error.h"
-#include "core/io/torch_trace/torch_trace_phases.h"
+#include "core/io/gpu_activity/caching_allocator.h"
+#include "core/io/gpu_activity/capture_kinds.h"
+#include "core/io/gpu_activity/kernel_iterations.h"
+#include "core/io/gpu_activity/kernel_phases.h"
+#include "core/io/gpu_activity/memory_pairing.h"
 #include "core/trace/format_units.h"
+#include "core/trace/kind_evidence.h"
 #include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
@@ -10,124 +15,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
-#include <numeric>
+#include <map>
 #include <set>
-#include <unordered_map>
 
 namespace spillway::gpu_activity {
 
-std::string_view toString(UnifiedMemoryEvent event) {
-    switch (event) {
-    case UnifiedMemoryEvent::GpuPageFault: return "gpu page fault";
-    case UnifiedMemoryEvent::CpuPageFault: return "cpu page fault";
-    case UnifiedMemoryEvent::MigrationToDevice: return "migration host->device";
-    case UnifiedMemoryEvent::MigrationToHost: return "migration device->host";
-    case UnifiedMemoryEvent::MigrationDeviceToDevice: return "migration device->device";
-    case UnifiedMemoryEvent::Thrashing: return "thrashing";
-    case UnifiedMemoryEvent::Throttling: return "throttling";
-    case UnifiedMemoryEvent::RemoteMap: return "remote map";
-    case UnifiedMemoryEvent::Other: return "other";
-    }
-    return "other";
-}
-
-std::string_view toString(CopyDirection direction) {
-    switch (direction) {
-    case CopyDirection::HostToDevice: return "HtoD";
-    case CopyDirection::DeviceToHost: return "DtoH";
-    case CopyDirection::DeviceToDevice: return "DtoD";
-    case CopyDirection::HostToHost: return "HtoH";
-    case CopyDirection::PeerToPeer: return "PtoP";
-    case CopyDirection::Other: return "other";
-    }
-    return "other";
-}
-
-std::string_view toString(MemoryKind kind) {
-    switch (kind) {
-    case MemoryKind::Device: return "device";
-    case MemoryKind::Managed: return "managed";
-    case MemoryKind::DeviceStatic: return "device-static";
-    case MemoryKind::ManagedStatic: return "managed-static";
-    case MemoryKind::Pinned: return "pinned";
-    case MemoryKind::Pageable: return "pageable";
-    case MemoryKind::Array: return "array";
-    case MemoryKind::Unknown: return "unknown";
-    }
-    return "unknown";
-}
-
 namespace {
-
-bool onGpu(MemoryKind kind) {
-    return kind == MemoryKind::Device || kind == MemoryKind::Managed || kind == MemoryKind::DeviceStatic ||
-           kind == MemoryKind::ManagedStatic || kind == MemoryKind::Array;
-}
-
-// One allocation paired with its free.
-struct Block {
-    MemoryKind kind = MemoryKind::Device;
-    std::uint64_t address = 0;
-    Bytes bytes = 0;
-    std::optional<Nanoseconds> allocTime;  // unset: freed in the capture, allocated before it
-    std::optional<Nanoseconds> freeTime;   // unset: never freed in the capture
-};
-
-struct Pairing {
-    std::vector<Block> blocks;
-    std::int64_t hostAllocations = 0;   // pinned / pageable: not GPU memory
-    std::int64_t otherDevice = 0;       // records of another GPU
-    std::int64_t zeroBytes = 0;
-    std::int64_t freesBeforeCapture = 0;
-    std::int64_t reusedWithoutFree = 0; // an address allocated again with no free between
-    std::int64_t sizeMismatches = 0;    // a free whose size differs from its allocation
-};
-
-Pairing pairMemory(const std::vector<MemoryRecord>& records, std::int64_t device) {
-    Pairing out;
-    std::vector<std::size_t> order(records.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return records[a].time < records[b].time; });
-    std::unordered_map<std::uint64_t, std::size_t> open;  // address -> index in out.blocks
-    for (const auto i : order) {
-        const auto& r = records[i];
-        if (!onGpu(r.kind)) {
-            out.hostAllocations += r.allocation ? 1 : 0;
-            continue;
-        }
-        if (r.deviceId != device) {
-            ++out.otherDevice;
-            continue;
-        }
-        if (r.allocation && r.bytes <= 0) {
-            ++out.zeroBytes;
-            continue;
-        }
-        const auto it = open.find(r.address);
-        if (r.allocation) {
-            if (it != open.end()) {
-                // The free was lost (CUPTI drops records when its buffers overflow): the old
-                // block ends where the new one begins.
-                out.blocks[it->second].freeTime = r.time;
-                ++out.reusedWithoutFree;
-            }
-            out.blocks.push_back({r.kind, r.address, r.bytes, r.time, std::nullopt});
-            open[r.address] = out.blocks.size() - 1;
-        } else if (it != open.end()) {
-            auto& block = out.blocks[it->second];
-            block.freeTime = r.time;
-            if (r.bytes > 0 && r.bytes != block.bytes) ++out.sizeMismatches;
-            open.erase(it);
-        } else if (r.bytes > 0) {
-            out.blocks.push_back({r.kind, r.address, r.bytes, std::nullopt, r.time});
-            ++out.freesBeforeCapture;
-        } else {
-            ++out.zeroBytes;
-        }
-    }
-    return out;
-}
 
 // The kernel positions (sorted by start) running at time t, for the attribution of faults.
 class KernelTimeline {
@@ -160,51 +53,6 @@ private:
     const std::vector<KernelRecord>& kernels_;
 };
 
-// Allocations by address, to find the block holding an address at a time. Allocators reuse
-// addresses (hundreds of blocks may start at one address over a run), so blocks are sorted by
-// address and then allocation time: per start address one binary search finds the only block
-// that can be live at t (blocks at one address never overlap in time, see pairMemory).
-class BlockIndex {
-public:
-    explicit BlockIndex(const std::vector<Block>& blocks) : blocks_(blocks) {
-        order_.resize(blocks.size());
-        std::iota(order_.begin(), order_.end(), 0);
-        std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
-            if (blocks[a].address != blocks[b].address) return blocks[a].address < blocks[b].address;
-            return bornAt(blocks[a]) < bornAt(blocks[b]);
-        });
-        for (const auto& b : blocks) largest_ = std::max<std::uint64_t>(largest_, static_cast<std::uint64_t>(b.bytes));
-    }
-
-    std::optional<std::size_t> holding(std::uint64_t address, Nanoseconds t) const {
-        auto end = std::upper_bound(order_.begin(), order_.end(), address,
-                                    [&](std::uint64_t a, std::size_t b) { return a < blocks_[b].address; });
-        while (end != order_.begin()) {
-            const std::uint64_t start = blocks_[*std::prev(end)].address;
-            if (start + largest_ <= address) break;  // no block starting this low reaches it
-            const auto group = std::lower_bound(order_.begin(), end, start,
-                                                [&](std::size_t b, std::uint64_t a) { return blocks_[b].address < a; });
-            // The last block at this address born at or before t.
-            const auto born = std::upper_bound(group, end, t,
-                                               [&](Nanoseconds v, std::size_t b) { return v < bornAt(blocks_[b]); });
-            if (born != group) {
-                const auto& b = blocks_[*std::prev(born)];
-                const bool alive = !b.freeTime || t <= *b.freeTime;
-                if (alive && address < b.address + static_cast<std::uint64_t>(b.bytes)) return *std::prev(born);
-            }
-            end = group;
-        }
-        return std::nullopt;
-    }
-
-private:
-    static Nanoseconds bornAt(const Block& b) { return b.allocTime.value_or(std::numeric_limits<Nanoseconds>::min()); }
-
-    const std::vector<Block>& blocks_;
-    std::vector<std::size_t> order_;
-    std::uint64_t largest_ = 0;
-};
-
 // The GPU the profile is about: the one with the most kernels (one device per profile).
 std::int64_t mainDevice(const std::vector<KernelRecord>& kernels) {
     std::map<std::int64_t, std::int64_t> counts;
@@ -215,44 +63,15 @@ std::int64_t mainDevice(const std::vector<KernelRecord>& kernels) {
     return best;
 }
 
-// "void at::native::foo<float>(int, float*)" -> "at::native::foo".
+// "void at::native::foo<float>(int, float*)" -> "at::native::foo"; anonymous namespaces dropped.
 std::string baseName(const std::string& name) {
     std::string s = name;
+    constexpr std::string_view anonymous = "(anonymous namespace)::";
+    for (auto at = s.find(anonymous); at != std::string::npos; at = s.find(anonymous)) s.erase(at, anonymous.size());
     if (const auto paren = s.find('('); paren != std::string::npos) s.resize(paren);
     if (const auto angle = s.find('<'); angle != std::string::npos) s.resize(angle);
     if (const auto space = s.rfind(' '); space != std::string::npos) s = s.substr(space + 1);
     return s.empty() ? name : s;
-}
-
-// Phases from spillway.* ranges: the range holding the kernel's launch (or start) time.
-struct PhaseAssignment {
-    bool fromRanges = false;
-    std::vector<std::optional<KernelPhase>> phases;  // nullopt: outside the iteration
-};
-
-PhaseAssignment assignPhases(const std::vector<KernelRecord>& kernels, const std::vector<RangeMark>& ranges) {
-    PhaseAssignment out;
-    std::vector<const RangeMark*> marks;
-    for (const auto& r : ranges)
-        if (r.name.starts_with("spillway.")) marks.push_back(&r);
-    out.fromRanges = !marks.empty();
-    for (const auto& k : kernels) {
-        if (!out.fromRanges) {
-            out.phases.push_back(KernelPhase::Other);
-            continue;
-        }
-        const Nanoseconds t = k.launchTime.value_or(k.start);
-        std::optional<KernelPhase> phase;
-        bool found = false;
-        for (const auto* m : marks)
-            if (m->start <= t && t <= m->end) {
-                phase = torch_trace::phaseOfMark(m->name);
-                found = true;
-                break;
-            }
-        out.phases.push_back(found ? phase : std::nullopt);
-    }
-    return out;
 }
 
 struct UnifiedMemoryTally {
@@ -304,7 +123,7 @@ Nanoseconds sinceOrigin(Nanoseconds t, Nanoseconds origin, const std::string& fi
 // The steps of buildProfile, in the order build() takes them, over what they share.
 class ProfileBuilder {
 public:
-    explicit ProfileBuilder(const Capture& capture) : capture_(capture) {}
+    ProfileBuilder(const Capture& capture, const ImportOptions& options) : capture_(capture), options_(options) {}
 
     Profile build() {
         if (capture_.kernels.empty())
@@ -313,7 +132,11 @@ public:
         p_.metadata.notes = capture_.notes;
         checkSizes(capture_);
         takeKernelsOfMainDevice();
-        keepKernelsInIteration();
+        pairing_ = pairMemory(capture_.memory, device_);
+        checkCachingAllocator();
+        phases_ = assignPhases(kernels_, capture_.ranges);
+        keepKernelsInMarks();
+        keepOneIteration();
         describeCapture();
         addKernels();
         inferLifetimeUses();
@@ -324,19 +147,22 @@ public:
         noteMemoryRecords();
         noteCopies();
         noteUnifiedMemory();
+        evidence_.writeNotes(p_.metadata.notes);
         return std::move(p_);
     }
 
 private:
     void takeKernelsOfMainDevice();
-    void keepKernelsInIteration();
+    void checkCachingAllocator();
+    void keepKernelsInMarks();
+    void keepOneIteration();
     void describeCapture();
     void addKernels();
     void inferLifetimeUses();
     void observeFaultedUses();
     void addTensors();
     TensorUses addUses(const Tensor& t, std::size_t b);
-    TensorKind kindOf(const Tensor& t, const Block& block, const TensorUses& u);
+    TensorKind kindOf(const Tensor& t, const Block& block, const TensorUses& u, std::size_t b);
     void noteKernels();
     void noteTensors();
     void noteMemoryRecords();
@@ -344,21 +170,25 @@ private:
     void noteUnifiedMemory();
 
     const Capture& capture_;
+    const ImportOptions& options_;
     Profile p_;
     std::int64_t device_ = 0;
     std::vector<KernelRecord> kernels_;  // of device_, in start order
     std::int64_t otherDeviceKernels_ = 0;
-    PhaseAssignment phases_;
-    std::int64_t outsideIteration_ = 0;
+    KernelPhases phases_;
+    std::int64_t outsideMarks_ = 0;
     Nanoseconds origin_ = 0;
     std::int64_t raised_ = 0;  // kernels whose 0 ns became 1 ns
-    Pairing pairing_;
-    // Per block: the kernel its lifetime says writes it and reads it (-1: none), the kernels
-    // seen faulting on it.
+    Pairing pairing_;          // the whole capture's blocks
+    CachingAllocatorEvidence allocator_;
+    WindowedBlocks window_;    // the imported iteration's blocks: the tensors
+    // Per block of window_: the kernel its lifetime says writes it and reads it (-1: none), the
+    // kernels seen faulting on it.
     std::vector<std::int64_t> producer_, reader_;
     std::vector<std::set<std::int64_t>> observed_;
     UnifiedMemoryTally um_;
     TensorCounts counts_;
+    KindEvidence evidence_;
 };
 
 // Kernels of one GPU in start order: the captured program order.
@@ -374,34 +204,73 @@ void ProfileBuilder::takeKernelsOfMainDevice() {
     });
 }
 
+// On the whole capture: the caching allocator keeps its segments across iterations.
+void ProfileBuilder::checkCachingAllocator() {
+    std::vector<std::string> names;
+    names.reserve(kernels_.size());
+    for (const auto& k : kernels_) names.push_back(k.name);
+    allocator_ = gpu_activity::checkCachingAllocator(pairing_.blocks, names, kernels_.back().start);
+    if (allocator_.pytorch) p_.metadata.notes["memory_allocator"] = cachingAllocatorNote(allocator_);
+    if (allocator_.detected)
+        p_.metadata.notes[std::string(kWarningNotePrefix) + "caching_allocator"] = cachingAllocatorWarning(allocator_);
+}
+
 // With spillway.* ranges, the kernels outside them are not part of the iteration.
-void ProfileBuilder::keepKernelsInIteration() {
-    phases_ = assignPhases(kernels_, capture_.ranges);
-    if (!phases_.fromRanges) return;
+void ProfileBuilder::keepKernelsInMarks() {
+    if (!phases_.fromMarks) return;
+    std::vector<bool> keep;
     std::vector<KernelRecord> kept;
-    std::vector<std::optional<KernelPhase>> keptPhases;
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
-        if (!phases_.phases[i]) {
-            ++outsideIteration_;
-            continue;
-        }
-        kept.push_back(kernels_[i]);
-        keptPhases.push_back(phases_.phases[i]);
+        keep.push_back(phases_.phase[i].has_value());
+        if (keep.back()) kept.push_back(kernels_[i]);
+        else ++outsideMarks_;
     }
     if (kept.empty())
         throw ImportError(capture_.sourcePath,
                           fmt::format("no kernels inside the spillway.* NVTX ranges ({} kernels outside them)",
-                                      outsideIteration_));
+                                      outsideMarks_));
     kernels_ = std::move(kept);
-    phases_.phases = std::move(keptPhases);
+    phases_.keep(keep);
+}
+
+// The iteration ImportOptions::iteration asks for; its kernels and the blocks as it sees them.
+void ProfileBuilder::keepOneIteration() {
+    std::vector<std::string> names;
+    std::vector<Nanoseconds> starts, ends;
+    for (const auto& k : kernels_) {
+        names.push_back(k.name);
+        starts.push_back(k.start);
+        ends.push_back(k.end);
+    }
+    const auto found = findIterations(names, phases_.phase, starts, ends);
+    const auto chosen = chooseIteration(found, names, options_.iteration, capture_.sourcePath);
+    noteIterations(found, chosen, kernels_.size(), p_.metadata.notes);
+    // Memory belongs to the iteration from the end of the previous one's last kernel to the end of
+    // its own: the host allocates an iteration's first tensors before its first kernel starts.
+    auto lastEnd = [&](std::size_t begin, std::size_t end) {
+        return *std::max_element(ends.begin() + static_cast<std::ptrdiff_t>(begin),
+                                 ends.begin() + static_cast<std::ptrdiff_t>(end));
+    };
+    const Nanoseconds from = chosen.begin == 0 ? std::numeric_limits<Nanoseconds>::min() : lastEnd(0, chosen.begin);
+    const Nanoseconds to =
+        chosen.end == kernels_.size() ? std::numeric_limits<Nanoseconds>::max() : lastEnd(chosen.begin, chosen.end);
+    kernels_ = std::vector<KernelRecord>(kernels_.begin() + static_cast<std::ptrdiff_t>(chosen.begin),
+                                         kernels_.begin() + static_cast<std::ptrdiff_t>(chosen.end));
+    phases_.cut(chosen.begin, chosen.end);
+    window_ = windowBlocks(pairing_.blocks, from, to);
+    if (window_.freedBefore + window_.allocatedAfter + window_.carriedIn + window_.carriedOut > 0)
+        p_.metadata.notes["iterations.memory"] = fmt::format(
+            "of the capture's {} GPU allocations, {} were freed before the imported kernels and {} allocated after "
+            "them (left out); {} were allocated before them (no alloc_time: there when the iteration began) and {} "
+            "freed after them (no free_time)",
+            pairing_.blocks.size(), window_.freedBefore, window_.allocatedAfter, window_.carriedIn, window_.carriedOut);
 }
 
 // Time zero and the profile's metadata.
 void ProfileBuilder::describeCapture() {
     // Time zero: the earliest kernel or GPU memory event, so no time in the profile is negative.
     origin_ = kernels_.front().start;
-    for (const auto& m : capture_.memory)
-        if (m.deviceId == device_ && onGpu(m.kind)) origin_ = std::min(origin_, m.time);
+    for (const auto& b : window_.blocks) origin_ = std::min(origin_, b.allocTime.value_or(b.freeTime.value_or(origin_)));
     // Every time the profile keeps is measured from the origin and must fit the bound; kernel
     // ends too, so no duration below overflows.
     for (const auto& k : kernels_) {
@@ -409,7 +278,8 @@ void ProfileBuilder::describeCapture() {
         sinceOrigin(k.end, origin_, capture_.sourcePath, k.where);
     }
     for (const auto& m : capture_.memory)
-        if (m.deviceId == device_ && onGpu(m.kind)) sinceOrigin(m.time, origin_, capture_.sourcePath, m.where);
+        if (m.deviceId == device_ && onGpu(m.kind) && m.time >= origin_)
+            sinceOrigin(m.time, origin_, capture_.sourcePath, m.where);
 
     p_.metadata.source = capture_.source;
     p_.metadata.sourcePath = capture_.sourcePath;
@@ -432,7 +302,7 @@ void ProfileBuilder::addKernels() {
             k.duration = 1;
             ++raised_;
         }
-        k.phase = *phases_.phases[i];
+        k.phase = phases_.phase[i].value_or(KernelPhase::Other);
         k.capturedStart = r.start - origin_;
         p_.kernels.push_back(std::move(k));
     }
@@ -440,14 +310,14 @@ void ProfileBuilder::addKernels() {
 
 // Tensors: the GPU allocations, live from allocation to free.
 void ProfileBuilder::inferLifetimeUses() {
-    pairing_ = pairMemory(capture_.memory, device_);
+    const auto& blocks = window_.blocks;
     const KernelTimeline timeline(kernels_);
     const auto last = static_cast<std::int64_t>(kernels_.size()) - 1;
-    producer_.assign(pairing_.blocks.size(), -1);
-    reader_.assign(pairing_.blocks.size(), -1);
-    observed_.resize(pairing_.blocks.size());
-    for (std::size_t b = 0; b < pairing_.blocks.size(); ++b) {
-        const auto& block = pairing_.blocks[b];
+    producer_.assign(blocks.size(), -1);
+    reader_.assign(blocks.size(), -1);
+    observed_.resize(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const auto& block = blocks[b];
         if (block.allocTime) {
             const auto first = timeline.firstStartingFrom(*block.allocTime);
             if (first < kernels_.size()) producer_[b] = static_cast<std::int64_t>(first);
@@ -461,10 +331,10 @@ void ProfileBuilder::inferLifetimeUses() {
     }
 }
 
-// Observed uses from unified-memory faults.
+// Observed uses from unified-memory faults (and a stored capture's observed uses).
 void ProfileBuilder::observeFaultedUses() {
     const KernelTimeline timeline(kernels_);
-    const BlockIndex index(pairing_.blocks);
+    const BlockIndex index(window_.blocks);
     for (const auto& r : capture_.unifiedMemory) {
         auto& [records, value] = um_.byKindAndCause[fmt::format("{}{}{}", toString(r.event),
                                                                  r.cause.empty() ? "" : ", ", r.cause)];
@@ -487,12 +357,16 @@ void ProfileBuilder::observeFaultedUses() {
         um_.tensorsTouched.insert(*block);
         observed_[*block].insert(pos);
     }
+    for (std::size_t pos = 0; pos < kernels_.size(); ++pos)
+        for (const auto address : kernels_[pos].touchedAddresses)
+            if (const auto block = index.holding(address, kernels_[pos].start))
+                observed_[*block].insert(static_cast<std::int64_t>(pos));
 }
 
 // One tensor per block, with its uses added to the kernels.
 void ProfileBuilder::addTensors() {
-    for (std::size_t b = 0; b < pairing_.blocks.size(); ++b) {
-        const auto& block = pairing_.blocks[b];
+    for (std::size_t b = 0; b < window_.blocks.size(); ++b) {
+        const auto& block = window_.blocks[b];
         Tensor t;
         t.id = static_cast<TensorId>(b);
         t.bytes = block.bytes;
@@ -504,7 +378,7 @@ void ProfileBuilder::addTensors() {
                                            block.kind == MemoryKind::DeviceStatic ||
                                            block.kind == MemoryKind::ManagedStatic);
         const TensorUses uses = addUses(t, b);
-        t.kind = kindOf(t, block, uses);
+        t.kind = kindOf(t, block, uses, b);
         t.name = fmt::format("{}@{:#x}#{}", toString(block.kind), block.address, t.id);
         p_.tensors.push_back(std::move(t));
     }
@@ -513,7 +387,7 @@ void ProfileBuilder::addTensors() {
 // The writer and readers of block b's tensor, from its lifetime and the observed faults; the
 // tensor goes into their outputs and inputs.
 TensorUses ProfileBuilder::addUses(const Tensor& t, std::size_t b) {
-    const auto& block = pairing_.blocks[b];
+    const auto& block = window_.blocks[b];
     TensorUses u;
     u.uses = observed_[b];
     if (!observed_[b].empty()) ++counts_.withObserved;
@@ -535,22 +409,25 @@ TensorUses ProfileBuilder::addUses(const Tensor& t, std::size_t b) {
     return u;
 }
 
-TensorKind ProfileBuilder::kindOf(const Tensor& t, const Block& block, const TensorUses& u) {
-    const bool used = u.writer >= 0 || !u.uses.empty();
-    TensorKind kind;
-    if (t.persistent) {
-        kind = TensorKind::Weight;
-        ++counts_.persistent;
-    } else if (!used) {
-        kind = TensorKind::Temporary;
-    } else if (u.writer >= 0 && (u.uses.empty() || (u.uses.size() == 1 && *u.uses.begin() == u.writer))) {
-        kind = TensorKind::Workspace;
-        ++counts_.workspaces;
-    } else {
-        kind = block.allocTime ? TensorKind::Activation : TensorKind::Input;
-    }
-    if (!used && !t.persistent) ++counts_.withoutUses;  // a weight is live without uses
-    return kind;
+// The kind (capture_kinds.h), tallied by rule for the kind_rule.* notes.
+TensorKind ProfileBuilder::kindOf(const Tensor& t, const Block& block, const TensorUses& u, std::size_t b) {
+    KindFacts f;
+    f.persistent = t.persistent;
+    f.used = u.writer >= 0 || !u.uses.empty();
+    f.oneKernel = u.writer >= 0 && (u.uses.empty() || (u.uses.size() == 1 && *u.uses.begin() == u.writer));
+    auto phaseAt = [&](std::int64_t pos) -> std::optional<KernelPhase> {
+        if (pos < 0) return std::nullopt;
+        return p_.kernels[static_cast<std::size_t>(pos)].phase;
+    };
+    f.writerPhase = phaseAt(u.writer);
+    f.readerPhase = phaseAt(u.uses.empty() ? reader_[b] : *u.uses.rbegin());
+    f.allocatorSegment = allocator_.detected && block.kind == MemoryKind::Device;
+    const KindDecision d = decideKind(block, f);
+    evidence_.add(d.rule, d.text, d.kind, t.bytes, d.unclassified);
+    if (t.persistent) ++counts_.persistent;
+    if (d.kind == TensorKind::Workspace) ++counts_.workspaces;
+    if (!f.used && !t.persistent) ++counts_.withoutUses;  // a weight is live without uses
+    return d.kind;
 }
 
 // What was read and how it was mapped, for whoever opens the profile: the kernels.
@@ -564,11 +441,7 @@ void ProfileBuilder::noteKernels() {
                                                        : std::string());
     if (raised_)
         notes["zero_durations"] = fmt::format("{} kernels lasted 0 ns; their duration is set to 1 ns", raised_);
-    notes["phases"] = phases_.fromRanges
-                          ? fmt::format("from spillway.* NVTX ranges at each kernel's {} time; {} kernels outside "
-                                        "them (or in spillway.setup) left out",
-                                        kernels_.front().launchTime ? "launch" : "start", outsideIteration_)
-                          : "no spillway.* NVTX ranges: every kernel's phase is \"other\"";
+    notes["phases"] = describePhases(phases_, outsideMarks_);
 }
 
 // The tensors and where their uses come from.
@@ -578,14 +451,20 @@ void ProfileBuilder::noteTensors() {
         "{} GPU allocations (device, managed, static) of CUDA device {}: {} persistent (allocated before "
         "the first kernel, never freed), {} workspaces (one kernel), {} without uses (no kernel started "
         "while live; {} of them allocated and freed between two kernels)",
-        pairing_.blocks.size(), device_, counts_.persistent, counts_.workspaces, counts_.withoutUses,
+        window_.blocks.size(), device_, counts_.persistent, counts_.workspaces, counts_.withoutUses,
         counts_.betweenKernels);
+    const bool stored = std::any_of(kernels_.begin(), kernels_.end(),
+                                    [](const KernelRecord& k) { return !k.touchedAddresses.empty(); });
     notes["tensor_uses"] =
-        capture_.unifiedMemory.empty()
+        capture_.unifiedMemory.empty() && !stored
             ? "inferred from time only (the capture has no unified-memory records): the first kernel to "
               "start at or after the allocation writes a tensor, the last to start at or before its free "
               "reads it; kernels have no other inputs, since CUDA does not record which buffers a kernel "
               "reads"
+        : stored
+            ? fmt::format("lifetime (first kernel after the allocation writes, last kernel before the free reads) plus "
+                          "observed: the stored capture's uses ({} tensors have observed uses)",
+                          counts_.withObserved)
             : fmt::format("lifetime (first kernel after the allocation writes, last kernel before the free "
                           "reads) plus observed: {} of {} GPU page-fault records fell in a live allocation "
                           "during a kernel and make that kernel a user ({} tensors have observed uses; {} "
@@ -648,6 +527,8 @@ void ProfileBuilder::noteUnifiedMemory() {
 
 }  // namespace
 
-Profile buildProfile(const Capture& capture) { return ProfileBuilder(capture).build(); }
+Profile buildProfile(const Capture& capture, const ImportOptions& options) {
+    return ProfileBuilder(capture, options).build();
+}
 
 }  // namespace spillway::gpu_activity

@@ -11,12 +11,18 @@
 //  - observed: a GPU page fault (or a fault-driven migration to the GPU) whose address lies in a
 //    live allocation, during a kernel on that GPU, makes that kernel a user of the tensor;
 //  - memcpy and memset records carry no address: counted in the notes, not tied to tensors.
+// Phases come from NVTX ranges and kernel names (kernel_phases.h), the iterations from the
+// kernel sequence (kernel_iterations.h), and PyTorch's caching allocator is recognised and
+// warned about (caching_allocator.h).
+#include "core/io/base/import_options.h"
 #include "core/io/gpu_activity/gpu_activity.h"
 #include "core/trace/profile.h"
 
 namespace spillway::gpu_activity {
 
-// Throws ImportError naming `capture.sourcePath` when there are no kernels.
-Profile buildProfile(const Capture& capture);
+// One iteration as options.iteration asks (the steady one by default; kAllIterations: the whole
+// capture). Throws ImportError naming `capture.sourcePath` when there are no kernels, or when the
+// iteration asked for is past the last one found.
+Profile buildProfile(const Capture& capture, const ImportOptions& options = {});
 
 }  // namespace spillway::gpu_activity

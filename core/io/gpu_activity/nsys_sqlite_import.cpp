@@ -58,7 +58,7 @@ constexpr OptionalTable kOptionalTables[] = {
     {"ENUM_CUDA_UNIF_MEM_MIGRATION", "migration causes unnamed"},
     {"ENUM_CUDA_UNIF_MEM_ACCESS_TYPE", "fault access types unnamed"},
     {"CUPTI_ACTIVITY_KIND_RUNTIME", "no launch times: phases looked up at kernel start times"},
-    {"NVTX_EVENTS", "no NVTX ranges: no phases"},
+    {"NVTX_EVENTS", "no NVTX ranges: phases from kernel names only"},
     {"TARGET_INFO_GPU", "no GPU name"},
 };
 
@@ -372,7 +372,9 @@ void readRanges(Export& ex, const std::unordered_map<std::int64_t, std::string>&
         if (name.empty())
             if (const auto id = r.optionalInteger(3))
                 if (const auto it = strings.find(*id); it != strings.end()) name = it->second;
-        if (name.starts_with("spillway.")) capture.ranges.push_back({name, r.integer(0), *end});
+        // Every named range: spillway.* marks, emit_nvtx's operators, torch.optim's steps, the
+        // user's (kernel_phases.h decides which say a phase).
+        if (!name.empty()) capture.ranges.push_back({name, r.integer(0), *end});
     });
 }
 
@@ -395,7 +397,7 @@ bool looksLikeWorkspace(std::string_view head) {
     return isSqlite(head) && applicationId(head) == static_cast<std::uint32_t>(sqlite::kWorkspaceApplicationId);
 }
 
-Profile importNsysSqlite(const std::filesystem::path& path) {
+Profile importNsysSqlite(const std::filesystem::path& path, const ImportOptions& options) {
     Export ex(path);
     const bool anyNsysTable = ex.has(kStringTable) || ex.has(kKernelTable) || ex.has("CUDA_GPU_MEMORY_USAGE_EVENTS");
     if (!anyNsysTable)
@@ -428,7 +430,7 @@ Profile importNsysSqlite(const std::filesystem::path& path) {
     if (ex.has("TARGET_INFO_GPU")) readGpuNames(ex, capture);
     capture.notes["nsys.schema"] = "read as the SQLite schema reference of the Nsight Systems user guide (2025 releases; "
                                    "docs/capture.md); enum values from the file's ENUM_* tables";
-    return buildProfile(capture);
+    return buildProfile(capture, options);
 }
 
 }  // namespace spillway
