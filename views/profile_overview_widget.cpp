@@ -1,6 +1,7 @@
 #include "views/profile_overview_widget.h"
 
 #include "views/format_units.h"
+#include "views/import_notes_html.h"
 
 #include <QSplitter>
 #include <QTextBrowser>
@@ -94,8 +95,11 @@ QString overviewHtml(const ProfileViewData& data) {
     html += row(QObject::tr("Kernels"), QString::number(s.kernelCount));
     html += row(QObject::tr("Tensors"), QString::number(s.tensorCount));
     html += row(QObject::tr("Jobs"), QString::number(s.jobCount));
-    html += row(QObject::tr("Footprint"), QObject::tr("%1 (persistent %2)")
-                                              .arg(formatBytes(s.footprintBytes), formatBytes(s.persistentBytes)));
+    html += row(QObject::tr("Footprint"), QObject::tr("%1 <span style='color:gray'>(%2; persistent %3)</span>")
+                                              .arg(formatBytes(s.footprintBytes), footprintMeaning(md.notes, s.tensorCount),
+                                                   formatBytes(s.persistentBytes)));
+    if (const QString iterations = iterationsHtml(md.notes); !iterations.isEmpty())
+        html += row(QObject::tr("Iterations"), iterations);
     html += row(QObject::tr("Theoretical peak"),
                 s.peakKernelPos >= 0 ? QObject::tr("<b>%1</b> at kernel %2")
                                            .arg(formatBytes(s.peakBytes), kernelLabel(p, s.peakKernelPos))
@@ -112,6 +116,7 @@ QString overviewHtml(const ProfileViewData& data) {
         for (const auto& problem : data.firstValidationProblems) html += "<li>" + qstr(problem) + "</li>";
         html += "</ul>";
     }
+    html += importWarningsHtml(md.notes);
 
     // Two columns: what the profile is on the left, what is largest on the right.
     html += "</td><td width=48></td><td valign=top>";
@@ -137,6 +142,7 @@ QString overviewHtml(const ProfileViewData& data) {
                       kindAlign);
     html += "</table>";
     html += "</td></tr></table>";
+    html += importNotesHtml(md.notes);
     return html;
 }
 

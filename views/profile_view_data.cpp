@@ -26,6 +26,7 @@ std::shared_ptr<const ProfileViewData> makeProfileViewData(std::shared_ptr<const
     data->summary = summarizeProfile(p);
     data->liveness = computeLiveness(p);
     data->liveBytesPerKernel = theoreticalPeak(p, data->liveness).liveBytes;
+    data->frameTotals = computeFrameTotals(p, &data->liveness);
 
     data->tensorProducer.assign(p.tensors.size(), -1);
     data->kernelInputBytes.reserve(p.kernels.size());

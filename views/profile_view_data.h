@@ -2,6 +2,7 @@
 // Everything the profile views show about one profile, computed once on a worker thread and never
 // changed afterwards: models and widgets only rebind to a new instance (or to none). Sharing it
 // between the GUI thread and a finished worker is safe because nobody writes to it.
+#include "core/analysis/frame_totals.h"
 #include "core/analysis/liveness.h"
 #include "core/analysis/peak.h"
 #include "core/analysis/profile_summary.h"
@@ -23,6 +24,7 @@ struct ProfileViewData {
     std::vector<Bytes> kernelOutputBytes;
     std::int64_t validationProblemCount = 0;
     std::vector<std::string> firstValidationProblems;  // "pointer: message", a few at most
+    FrameTotals frameTotals;  // bytes by allocating stack frame; empty when no tensor has a stack
 };
 
 // Heavy (linear in the profile, plus the peak analysis): call it off the GUI thread.

@@ -16,7 +16,34 @@ ImportOptions ProfileArgs::options() const {
     if (batch > 0) o.batch = batch;
     if (!results.empty()) o.resultsDir = results;
     o.g10WorkspacesAsTensors = g10Workspace == "tensors";
+    // The option's check refused anything else at parse time.
+    o.iteration = parseIterationChoice(iteration).value_or(ImportOptions::kSteadyIteration);
     return o;
+}
+
+std::optional<std::int64_t> parseIterationChoice(const std::string& text) {
+    if (text == "steady") return ImportOptions::kSteadyIteration;
+    if (text == "all") return ImportOptions::kAllIterations;
+    if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    const std::int64_t k = std::stoll(text);
+    if (k < 1) return std::nullopt;
+    return k;
+}
+
+void addIterationArg(CLI::App& cmd, ProfileArgs& args) {
+    cmd.add_option("--iteration", args.iteration,
+                   "Snapshots, traces and captures holding several training iterations: which one becomes the "
+                   "profile: steady (a steady-state one, the default), all (everything, as one long profile) or "
+                   "K (the K-th found, from 1); `info` says how many were found")
+        ->type_name("K|all|steady")
+        ->check(CLI::Validator(
+            [](std::string& value) {
+                return parseIterationChoice(value) ? std::string()
+                                                   : "expected a positive iteration number, 'all' or 'steady', got '" +
+                                                         value + "'";
+            },
+            "K|all|steady"))
+        ->capture_default_str();
 }
 
 void addProfileArgs(CLI::App& cmd, ProfileArgs& args) {
@@ -38,6 +65,7 @@ void addProfileArgs(CLI::App& cmd, ProfileArgs& args) {
                    "compare with G10's numbers)")
         ->check(CLI::IsMember({"fold", "tensors"}))
         ->capture_default_str();
+    addIterationArg(cmd, args);
 }
 
 nlohmann::ordered_json kernelRefJson(const Profile& profile, std::int64_t position) {

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace spillway::cli {
@@ -24,11 +25,18 @@ struct ProfileArgs {
     std::int64_t batch = 0;
     std::string results;
     std::string g10Workspace = "fold";  // fold | tensors (ImportOptions::g10WorkspacesAsTensors)
+    std::string iteration = "steady";   // steady | all | K >= 1 (ImportOptions::iteration)
     ImportOptions options() const;
 };
 
-// Adds PROFILE, --from, --batch, --results and --g10-workspace to a subcommand.
+// Adds PROFILE, --from, --batch, --results, --g10-workspace and --iteration to a subcommand.
 void addProfileArgs(CLI::App& cmd, ProfileArgs& args);
+// Adds only --iteration (commands that take their profile paths themselves).
+void addIterationArg(CLI::App& cmd, ProfileArgs& args);
+
+// ImportOptions::iteration of an --iteration value: "steady" -> kSteadyIteration, "all" ->
+// kAllIterations, "K" (K >= 1) -> K. nullopt for anything else.
+std::optional<std::int64_t> parseIterationChoice(const std::string& text);
 
 // Where a command's profile went: written to stdout ("-"), saved to the file, or refused because
 // the file exists and --force was not given (the reason is already printed).

@@ -65,6 +65,7 @@ CommandAction addSweepCommand(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     cmd->add_option("--results", state->args.results,
                     "Folder with G10 cudnn<B>*.txt measurements for a G10 transformer graph (one set per batch)");
+    addIterationArg(*cmd, state->args);
     addHardwareArgs(*cmd, state->hardware);
     // Several PROFILEs may follow a --set: it takes one key=value each time it is given.
     cmd->get_option("--set")->allow_extra_args(false);

@@ -67,7 +67,7 @@ public:
     virtual void showStallRuns(const std::vector<std::shared_ptr<const views::RunViewData>>& runs) = 0;
 
     // ---- the tabs
-    enum class TabKind { Other, Sweep, Jobs };
+    enum class TabKind { Other, Sweep, Jobs, Frames };
     virtual int tabCount() const = 0;
     virtual QString tabTitle(int index) const = 0;  // as on the tab: "Kernels (10)"
     virtual TabKind tabKind(int index) const = 0;

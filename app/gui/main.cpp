@@ -32,10 +32,12 @@ int main(int argc, char** argv) {
     // rendered by its own grab() once the profile is loaded.
     const QCommandLineOption screenshot("screenshot", "Open the profile, save the window as a PNG and quit.", "png");
     const QCommandLineOption size("size", "Window size for --screenshot (default 1280x800).", "WxH", "1280x800");
-    const QCommandLineOption tab("tab", "Tab to show: 0 overview, 1 kernels, 2 tensors.", "index", "0");
+    const QCommandLineOption tab("tab", "Tab to show: 0 overview, 1 kernels, 2 tensors, 3 frames.", "index", "0");
     // Every view and two lesson steps, one PNG each (scripts/screenshots makes docs/images with it).
     const QCommandLineOption screenshots("screenshots", "Open the profile, save every tab and two lesson steps as PNGs in DIR and quit.", "dir");
-    parser.addOptions({screenshot, size, tab, screenshots});
+    // For --screenshots: a memory snapshot with allocation stacks, for the Stack dock and Frames tab.
+    const QCommandLineOption stackProfile("stack-profile", "With --screenshots: also open this profile (one with allocation stacks) and save the Stack dock and the Frames tab.", "profile");
+    parser.addOptions({screenshot, size, tab, screenshots, stackProfile});
     parser.process(app);
 
     spillway::app::MainWindow window;
@@ -67,6 +69,7 @@ int main(int argc, char** argv) {
         auto* tour = new spillway::app::ScreenshotTour(&window, window.lessonPlayer(), parser.positionalArguments().first(),
                                                        parser.value(screenshots),
                                                        spillway::app::LessonPlayer::bundledLessonFolder(), &app);
+        tour->setStackProfile(parser.value(stackProfile));
         QObject::connect(tour, &spillway::app::ScreenshotTour::finished, &app, [](int status) { QCoreApplication::exit(status); });
         tour->start();
         return app.exec();

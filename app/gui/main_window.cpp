@@ -10,6 +10,7 @@
 #include "app/gui/lesson_dock.h"
 #include "app/gui/offsets_page.h"
 #include "app/gui/open_dialog_filters.h"
+#include "app/gui/open_profile_dialog.h"
 #include "app/gui/recent_files.h"
 #include "app/gui/simulation_runner.h"
 #include "app/gui/sweep_page.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(const QString& workspacePath, QWidget* parent) : QMainWin
     createActions();
     createMenus();
     createCentralArea();
+    createStackViews();
     createWhatIfDock();
     createWorkspaceDock(workspacePath);
     createStageSignals();
@@ -256,6 +258,11 @@ void MainWindow::createCompareKeyboardAndFind() {
     QMenu* view = shortcuts_->addViewMenu(menuBar(), helpMenu);
     view->addSeparator();
     view->addAction(addToComparison_);
+    if (auto* stackDock = findChild<QDockWidget*>("stackDock")) {
+        stackDock->toggleViewAction()->setText(tr("&Stack Pane"));
+        stackDock->toggleViewAction()->setObjectName("stackPaneAction");
+        view->addAction(stackDock->toggleViewAction());
+    }
     if (helpMenu && helpMenu->menu()) {
         QAction* keys = new QAction(tr("&Keyboard Shortcuts"), this);
         keys->setObjectName("keyboardShortcutsAction");
@@ -391,13 +398,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 // ---- opening -------------------------------------------------------------------------------
 
 void MainWindow::chooseFile() {
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Profile"),
-                                                      settings.value("lastOpenDir").toString(),
-                                                      profileOpenFilters().join(";;"));
-    if (path.isEmpty()) return;
-    settings.setValue("lastOpenDir", QFileInfo(path).absolutePath());
-    openProfile(path);
+    if (const auto request = askProfileToOpen(this)) openProfile(request->path, request->iteration);
 }
 
 void MainWindow::chooseFolder() {
@@ -409,7 +410,7 @@ void MainWindow::chooseFolder() {
     openProfile(path);
 }
 
-void MainWindow::openProfile(const QString& path) {
+void MainWindow::openProfile(const QString& path, std::int64_t iteration) {
     // A workload of several jobs opens in the Jobs tab, whichever way it was opened.
     if (isWorkloadFile(toFsPath(path))) {
         openWorkload(path);
@@ -427,6 +428,7 @@ void MainWindow::openProfile(const QString& path) {
         if (!asked) return;
         options = *asked;
     }
+    options.iteration = iteration;
     openProfileWith(path, options);
 }
 
@@ -492,6 +494,7 @@ void MainWindow::showProfile(std::shared_ptr<const views::ProfileViewData> data,
     kernelModel_->setViewData(data_);
     tensorModel_->setViewData(data_);
     overview_->setViewData(data_);
+    showStackViews();
     // The run tabs belong to the previous profile until the new one is simulated.
     run_.reset();
     timeline_->setRun(nullptr);

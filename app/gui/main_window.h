@@ -27,9 +27,11 @@ class QToolButton;
 
 namespace spillway::views {
 class FilteredTableView;
+class FrameTotalsModel;
 class KernelTableModel;
 class MemoryTimelineWidget;
 class ProfileOverviewWidget;
+class StackPane;
 class StallBreakdownWidget;
 class TensorGanttWidget;
 class TensorTableModel;
@@ -67,7 +69,9 @@ public:
     ~MainWindow() override;
 
     // Opens a file or folder; asks for what the format needs (a G10 graph's batch size) first.
-    void openProfile(const QString& path);
+    // `iteration` is ImportOptions::iteration (File ▸ Open's choice; drops and recent files
+    // take the default, a steady-state iteration).
+    void openProfile(const QString& path, std::int64_t iteration = ImportOptions::kSteadyIteration);
     // Opens with these options, asking nothing (tests, Reload, the command line).
     void openProfileWith(const QString& path, const ImportOptions& options) override;
 
@@ -78,6 +82,8 @@ public:
     void cancelLoad();
     const std::shared_ptr<const views::ProfileViewData>& viewData() const override { return data_; }
     QString currentPath() const override { return currentPath_; }
+    // The options the open profile was read with (Reload reads it again with them).
+    const ImportOptions& currentOptions() const { return currentOptions_; }
 
     // Load errors always emit loadFailed; with dialogs enabled (the default) they also show a
     // non-blocking message box. Tests turn the boxes off and watch the signal.
@@ -92,6 +98,10 @@ public:
     views::MemoryTimelineWidget* memoryTimeline() const { return timeline_; }
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
     views::TensorGanttWidget* tensorGantt() const { return gantt_; }
+    // Allocation stacks (main_window_stacks.cpp): the selected tensor's stack in a dock beside
+    // every view, and the Frames tab (top allocating frames).
+    views::StackPane* stackPane() const { return stackPane_; }
+    views::FilteredTableView* framesTable() const { return framesTable_; }
     SweepPage* sweepPage() const { return sweep_; }
     // Lessons (Lessons menu, lesson dock) and play mode (Play toolbar): app/gui/lesson_dock.h.
     LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
@@ -184,6 +194,8 @@ private:
     void createStatusBar();
     void createWhatIfDock();
     void createCompareKeyboardAndFind();
+    void createStackViews();
+    void showStackViews();
     void simulateCurrent();
     void showRun(std::shared_ptr<const views::RunViewData> run, qint64 elapsedNs);
     void restoreWindowState();
@@ -221,6 +233,9 @@ private:
     views::MemoryTimelineWidget* timeline_ = nullptr;
     views::StallBreakdownWidget* stalls_ = nullptr;
     views::TensorGanttWidget* gantt_ = nullptr;
+    views::StackPane* stackPane_ = nullptr;
+    views::FrameTotalsModel* framesModel_ = nullptr;
+    views::FilteredTableView* framesTable_ = nullptr;
     views::WhatIfPanel* whatIf_ = nullptr;
     SweepPage* sweep_ = nullptr;
     LessonPlayer* lessonPlayer_ = nullptr;

@@ -5,6 +5,7 @@
 #include "app/gui/offsets_page.h"
 #include "app/gui/sweep_page.h"
 #include "app/gui/workload_page.h"
+#include "views/filtered_table_view.h"
 #include "views/stall_breakdown_widget.h"
 #include "views/what_if_panel.h"
 
@@ -51,6 +52,7 @@ LessonStage::TabKind MainWindow::tabKind(int index) const {
     const QWidget* page = tabs_->widget(index);
     if (page == sweep_) return TabKind::Sweep;
     if (page == workloadPage_) return TabKind::Jobs;
+    if (page == framesTable_) return TabKind::Frames;
     return TabKind::Other;
 }
 
@@ -62,6 +64,7 @@ bool MainWindow::isTabBusy(int index) const {
     switch (tabKind(index)) {
     case TabKind::Sweep: return sweep_->isRunning();
     case TabKind::Jobs: return workloadPage_->isRunning();
+    case TabKind::Frames:
     case TabKind::Other: break;
     }
     return false;

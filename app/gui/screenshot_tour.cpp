@@ -2,6 +2,8 @@
 
 #include "app/gui/lesson_player.h"
 #include "app/gui/lesson_stage.h"
+#include "core/analysis/frame_totals.h"
+#include "views/filtered_table_view.h"
 #include "views/view_link.h"
 
 #include <QDir>
@@ -10,6 +12,8 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QMainWindow>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTimer>
 
 #include <cstdio>
@@ -58,9 +62,14 @@ void ScreenshotTour::start() {
                                    largest = std::int64_t(t);
                            stage_->viewLink()->selectTensor(largest);
                            stage_->viewLink()->selectKernel(std::int64_t(run->result.kernels.size()) / 3);
+                           // A profile without allocation stacks would show an empty Stack dock in
+                           // every picture; the stack pictures show it.
+                           if (auto* dock = stage_->stageWindow()->findChild<QDockWidget*>("stackDock"))
+                               dock->setVisible(!run->profile->frameTotals.frames.empty());
                        },
                        [] { return true; }, {}});
     addTabStages();
+    if (!stackProfile_.isEmpty()) addStackStages();
     if (!lessonFolder_.isEmpty()) {
         const QDir lessons(lessonFolder_);
         const QStringList most = lessons.entryList({"02-*.lesson.json"});
@@ -78,6 +87,7 @@ void ScreenshotTour::addTabStages() {
     for (int i = 0; i < stage_->tabCount(); ++i) {
         auto shownAt = std::make_shared<QElapsedTimer>();
         const LessonStage::TabKind kind = stage_->tabKind(i);
+        if (kind == LessonStage::TabKind::Frames) continue;  // addStackStages shows it with stacks
         stages_.push_back({[this, i, shownAt, kind, workload] {
                                stage_->showTab(i);
                                if (kind == LessonStage::TabKind::Sweep) stage_->runSweep();
@@ -89,6 +99,63 @@ void ScreenshotTour::addTabStages() {
                            [this, i, shownAt] { return shownAt->elapsed() > kSettleMs && !stage_->isTabBusy(i); },
                            slugOf(stage_->tabTitle(i)) + ".png"});
     }
+}
+
+int ScreenshotTour::tabOf(const std::function<bool(int)>& match) const {
+    for (int i = 0; i < stage_->tabCount(); ++i)
+        if (match(i)) return i;
+    return 0;
+}
+
+// The stack profile opened and simulated; its largest tensor allocated through torch (so the
+// marked user frame is further out) selected; the Stack dock beside the Memory tab, then the
+// Frames tab.
+void ScreenshotTour::addStackStages() {
+    auto runsBefore = std::make_shared<int>(0);
+    stages_.push_back({[this, runsBefore] {
+                           *runsBefore = runsShown_;
+                           stage_->openProfileWith(stackProfile_, {});
+                       },
+                       [this, runsBefore] { return runsShown_ > *runsBefore && stage_->currentPath() == stackProfile_; },
+                       {}});
+    auto settled = std::make_shared<QElapsedTimer>();
+    stages_.push_back({[this, settled] {
+                           const Profile& profile = *stage_->viewData()->profile;
+                           std::int64_t chosen = -1;
+                           for (size_t t = 0; t < profile.tensors.size(); ++t)
+                               if (firstUserFrame(profile.tensors[t]) > 0 &&
+                                   (chosen < 0 || profile.tensors[t].bytes > profile.tensors[size_t(chosen)].bytes))
+                                   chosen = std::int64_t(t);
+                           stage_->viewLink()->selectTensor(chosen);
+                           QMainWindow* window = stage_->stageWindow();
+                           if (auto* dock = window->findChild<QDockWidget*>("stackDock")) {
+                               dock->show();
+                               window->resizeDocks({dock}, {window->width() * 2 / 5}, Qt::Horizontal);
+                           }
+                           stage_->showTab(tabOf([this](int i) { return stage_->tabTitle(i).startsWith("Memory"); }));
+                           settled->start();
+                       },
+                       [settled] { return settled->elapsed() > kSettleMs; }, "stack-pane.png"});
+    auto shown = std::make_shared<QElapsedTimer>();
+    stages_.push_back({[this, shown] {
+                           stage_->showTab(tabOf([this](int i) { return stage_->tabKind(i) == LessonStage::TabKind::Frames; }));
+                           selectLargestUserFrame();
+                           shown->start();
+                       },
+                       [shown] { return shown->elapsed() > kSettleMs; }, "frames-table.png"});
+}
+
+// In the Frames tab, the frame outside torch that allocated the most itself (a row click's
+// effect: its largest tensor in the Stack dock).
+void ScreenshotTour::selectLargestUserFrame() {
+    auto* table = stage_->stageWindow()->findChild<views::FilteredTableView*>("framesTable");
+    if (!table) return;
+    const auto& frames = stage_->viewData()->frameTotals.frames;
+    int best = -1;
+    for (size_t f = 0; f < frames.size(); ++f)
+        if (!frames[f].torch && (best < 0 || frames[f].selfBytes > frames[size_t(best)].selfBytes)) best = int(f);
+    const QModelIndex shown = table->proxy()->mapFromSource(table->proxy()->sourceModel()->index(best, 0));
+    if (shown.isValid()) table->table()->setCurrentIndex(shown);
 }
 
 void ScreenshotTour::addLessonStage(const QString& lessonFile, int step, const QString& file) {

@@ -7,6 +7,7 @@
 #include "app/gui/workspace_session.h"
 #include "app_fixtures.h"
 #include "run_fixtures.h"
+#include "views/stall_breakdown_widget.h"
 #include "views/table_roles.h"
 #include "views/what_if_panel.h"
 #include "views/workspace_model.h"
@@ -285,7 +286,7 @@ private slots:
             const store::StoredRun stored = window.workspaceSession()->workspace()->loadRun(kept);
             QCOMPARE(stored.summary.name, std::string("mine"));
             QVERIFY(stored.result == keptResult);
-            window.tabs()->setCurrentIndex(4);  // Stalls
+            window.tabs()->setCurrentWidget(window.stallBreakdown());
         }
         MainWindow next(path);
         next.setErrorDialogsEnabled(false);
@@ -295,7 +296,7 @@ private slots:
         QCOMPARE(next.currentRun()->name, QString("mine"));
         QVERIFY(next.currentRun()->result == keptResult);
         QCOMPARE(next.currentRun()->hardware.gpuCapacity, keptGpu);
-        QCOMPARE(next.tabs()->currentIndex(), 4);
+        QCOMPARE(next.tabs()->currentWidget(), static_cast<QWidget*>(next.stallBreakdown()));
         QCOMPARE(next.workspaceDock()->currentItem(), (WorkspaceItem{Kind::Run, kept}));
         QVERIFY(next.windowTitle().contains("tiny-mlp"));
     }
