@@ -1,5 +1,6 @@
 #include "views/import_notes_html.h"
 
+#include "core/analysis/profile_summary.h"
 #include "core/trace/kind_evidence.h"
 #include "views/format_units.h"
 
@@ -56,13 +57,7 @@ QString iterationsHtml(const ProfileNotes& notes) {
 }
 
 QString footprintMeaning(const ProfileNotes& notes, std::int64_t tensorCount) {
-    QString which = QObject::tr("all %1 tensors").arg(tensorCount);
-    const auto* found = note(notes, kIterationsPrefix + "found");
-    const auto* imported = note(notes, kIterationsPrefix + "imported");
-    if (found && imported)
-        which += *imported == "all" ? QObject::tr(" of all %1 iterations").arg(html(*found))
-                                    : QObject::tr(" of iteration %1 (%2 found)").arg(html(*imported), html(*found));
-    return QObject::tr("%1 added up, each once, as if none were freed").arg(which);
+    return QString::fromStdString(spillway::footprintMeaning(notes, tensorCount));
 }
 
 int importWarningCount(const ProfileNotes& notes) { return int(warnings(notes).size()); }

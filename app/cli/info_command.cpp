@@ -26,18 +26,6 @@ const std::string* note(const std::map<std::string, std::string>& notes, const s
     return it == notes.end() ? nullptr : &it->second;
 }
 
-// What the footprint adds up, so nobody reads it as memory in use at once (the peak is that):
-// every tensor of the profile once, however short-lived, and of which iterations.
-std::string footprintMeaning(const Profile& p, const ProfileSummary& s) {
-    std::string which = fmt::format("all {} tensors", s.tensorCount);
-    const auto* found = note(p.metadata.notes, "iterations.found");
-    const auto* imported = note(p.metadata.notes, "iterations.imported");
-    if (found && imported)
-        which += *imported == "all" ? fmt::format(" of all {} iterations", *found)
-                                    : fmt::format(" of iteration {} ({} found)", *imported, *found);
-    return which + " added up, each once, as if none were freed";
-}
-
 void printIterations(const std::map<std::string, std::string>& notes) {
     const auto* found = note(notes, "iterations.found");
     if (!found) return;
@@ -156,7 +144,7 @@ nlohmann::ordered_json summaryJson(const Profile& p, const ProfileSummary& s) {
     j["tensors"] = s.tensorCount;
     j["jobs"] = s.jobCount;
     j["footprint_bytes"] = s.footprintBytes;
-    j["footprint_meaning"] = footprintMeaning(p, s);
+    j["footprint_meaning"] = footprintMeaning(p.metadata.notes, s.tensorCount);
     j["persistent_bytes"] = s.persistentBytes;
     j["max_workspace_bytes"] = s.maxWorkspaceBytes;
     j["total_time_ns"] = s.totalTime;
@@ -192,7 +180,7 @@ void printSummary(const Profile& p, const ProfileSummary& s) {
                p.metadata.batch ? fmt::format(", batch {}", p.metadata.batch) : "");
     fmt::print("Source      {} ({})\n", p.metadata.source, p.metadata.sourcePath);
     fmt::print("Kernels     {}\nTensors     {}\nJobs        {}\n", s.kernelCount, s.tensorCount, s.jobCount);
-    fmt::print("Footprint   {} ({}; persistent {})\n", readableBytes(s.footprintBytes), footprintMeaning(p, s),
+    fmt::print("Footprint   {} ({}; persistent {})\n", readableBytes(s.footprintBytes), footprintMeaning(p.metadata.notes, s.tensorCount),
                readableBytes(s.persistentBytes));
     printIterations(p.metadata.notes);
     if (s.peakKernelPos >= 0) {

@@ -1,5 +1,7 @@
 #include "core/analysis/profile_summary.h"
 
+#include <fmt/format.h>
+
 #include "core/analysis/peak.h"
 #include "core/analysis/profile_totals.h"
 #include "core/analysis/working_set.h"
@@ -49,6 +51,16 @@ ProfileSummary summarizeProfile(const Profile& profile, size_t largestCount) {
     order.resize(count);
     s.largestTensors = std::move(order);
     return s;
+}
+
+std::string footprintMeaning(const std::map<std::string, std::string>& notes, std::int64_t tensorCount) {
+    std::string which = fmt::format("all {} tensors", tensorCount);
+    const auto found = notes.find("iterations.found");
+    const auto imported = notes.find("iterations.imported");
+    if (found != notes.end() && imported != notes.end())
+        which += imported->second == "all" ? fmt::format(" of all {} iterations", found->second)
+                                           : fmt::format(" of iteration {} ({} found)", imported->second, found->second);
+    return which + " added up, each once, as if none were freed";
 }
 
 }  // namespace spillway

@@ -5,6 +5,7 @@
 #include "core/trace/profile.h"
 
 #include <map>
+#include <string>
 #include <vector>
 
 namespace spillway {
@@ -37,5 +38,10 @@ struct ProfileSummary {
 };
 
 ProfileSummary summarizeProfile(const Profile& profile, size_t largestCount = 10);
+
+// What the footprint adds up, so nobody reads it as memory in use at once (the peak is that):
+// every tensor of the profile once, however short-lived, and of which iterations (the notes
+// "iterations.found" and "iterations.imported"). The CLI's `info` and the app's Overview say it.
+std::string footprintMeaning(const std::map<std::string, std::string>& notes, std::int64_t tensorCount);
 
 }  // namespace spillway
