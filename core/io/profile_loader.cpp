@@ -5,12 +5,12 @@
 #include "core/io/base/import_error.h"
 #include "core/io/native/native_json.h"
 #include "core/io/gpu_activity/nsys_sqlite_import.h"
+#include "core/io/gpu_activity/stored_capture.h"
 #include "core/io/torch_snapshot/torch_snapshot_import.h"
 #include "core/io/torch_trace/torch_trace_import.h"
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <new>
 
 namespace spillway {
@@ -67,7 +67,11 @@ bool sniffTorchSnapshot(const fs::path& p, std::string_view head) {
 // Any SQLite database but a Spillway workspace: the importer says so when it lacks nsys's tables.
 bool sniffNsysSqlite(const fs::path& p, std::string_view head) { return !isDir(p) && looksLikeForeignSqlite(head); }
 
-Profile loadNative(const fs::path& p, const ImportOptions&) { return readNativeProfile(p); }
+// A spillway-capture file holds the whole run: it is built again for the iteration asked for
+// (docs/capture.md, "Reading a capture back"); any other native profile comes back as saved.
+Profile loadNative(const fs::path& p, const ImportOptions& o) {
+    return gpu_activity::rebuildStoredCapture(readNativeProfile(p), p.string(), o);
+}
 Profile loadG10Workload(const fs::path& p, const ImportOptions& o) {
     return importG10Workload(p, o.g10WorkspacesAsTensors);
 }
@@ -80,17 +84,23 @@ Profile loadG10Graph(const fs::path& p, const ImportOptions& o) {
                                         "dimension 99 in the graph stands for it");
     return importG10Graph(p, *o.batch, o.resultsDir);
 }
-Profile loadTorchTrace(const fs::path& p, const ImportOptions&) { return importTorchTrace(p); }
+Profile loadTorchTrace(const fs::path& p, const ImportOptions& o) { return importTorchTrace(p, o); }
 Profile loadTorchSnapshot(const fs::path& p, const ImportOptions& o) { return importTorchSnapshot(p, o); }
-Profile loadNsysSqlite(const fs::path& p, const ImportOptions&) { return importNsysSqlite(p); }
+// SQLite reads its file in place, pages at a time: it cannot read through gzip, and inflating a
+// multi-GiB export to a temporary file behind the user's back is worse than asking.
+Profile loadNsysSqlite(const fs::path& p, const ImportOptions& o) {
+    if (isGzipFile(p))
+        throw ImportError(SourceLocation{p.string(), 0, 0, 0, {}},
+                          "a gzip-compressed SQLite database: SQLite cannot read it compressed; unpack it "
+                          "first (gunzip -k FILE) and open the unpacked file");
+    return importNsysSqlite(p, o);
+}
 
+// The first 4 KiB of the file's text, inflated when it is gzipped, so every format is sniffed
+// the same compressed or not.
 std::string readHead(const fs::path& p) {
     if (isDir(p)) return {};
-    std::ifstream in(p, std::ios::binary);
-    std::string head(4096, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<size_t>(in.gcount()));
-    return head;
+    return readFileHead(p, 4096);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "core/io/base/json_file.h"
 #include "core/io/base/json_object_reader.h"
 #include "core/io/base/load_progress.h"
+#include "core/io/torch_trace/torch_trace_ops.h"
 #include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
@@ -64,6 +65,39 @@ std::string threadKey(const json& e) {
     return part("pid") + "/" + part("tid");
 }
 
+// "Input Dims" [[2, 3], [], ...] with "Input type" ["float", "Scalar", ...]. Shapes are evidence,
+// not structure: an entry that is not a list of integers (a TensorList's list of lists, a
+// missing type) is simply not a tensor. A tensor past the 1 PiB bound is an error.
+std::vector<ArgShape> readArgShapes(const JsonObjectReader& e, const json& args) {
+    std::vector<ArgShape> out;
+    const auto dims = args.find("Input Dims");
+    const auto types = args.find("Input type");
+    if (dims == args.end() || !dims->is_array()) return out;
+    out.resize(dims->size());
+    for (size_t i = 0; i < dims->size(); ++i) {
+        const json& d = (*dims)[i];
+        if (!d.is_array()) continue;
+        ArgShape& arg = out[i];
+        if (types != args.end() && types->is_array() && i < types->size() && (*types)[i].is_string())
+            arg.type = (*types)[i].get<std::string>();
+        const std::int64_t size = elementSize(arg.type);
+        bool shape = size > 0;
+        for (const json& n : d) shape = shape && n.is_number_integer() && n.get<std::int64_t>() >= 0;
+        if (!shape) continue;
+        Bytes bytes = size;
+        for (const json& n : d) {
+            const auto extent = n.get<std::int64_t>();
+            arg.dims.push_back(extent);
+            if (extent > 0 && bytes > kMaxBytes / extent)
+                e.fail(fmt::format("{}/Input Dims/{}", e.at("args"), i),
+                       fmt::format("a tensor of shape {} is out of range: more than 1 PiB (2^50 bytes)", d.dump()));
+            bytes *= extent;
+        }
+        arg.bytes = bytes;
+    }
+    return out;
+}
+
 Span readSpan(const JsonObjectReader& e, std::string category, size_t index) {
     Span s;
     s.name = e.string("name");
@@ -76,9 +110,11 @@ Span readSpan(const JsonObjectReader& e, std::string category, size_t index) {
                                         e.get("dur").dump(), s.name));
     if (s.duration > kMaxDurationNs)
         e.fail(e.at("dur"), fmt::format("\"{}\" lasts {}", s.name, outOfDurationRange(s.duration)));
-    if (auto args = e.json().find("args"); args != e.json().end() && args->is_object())
+    if (auto args = e.json().find("args"); args != e.json().end() && args->is_object()) {
         if (auto c = args->find("correlation"); c != args->end())
             s.correlation = e.integerAt(*c, e.at("args") + "/correlation");
+        if (s.category == "cpu_op" && needsArgShapes(s.name)) s.args = readArgShapes(e, *args);
+    }
     s.eventIndex = index;
     return s;
 }
@@ -96,7 +132,15 @@ MemoryEvent readMemory(const JsonObjectReader& e, size_t index) {
                                                 m.bytes));
     m.deviceType = args.integer("Device Type");
     if (args.has("Device Id")) m.deviceId = args.integer("Device Id");
+    if (args.has("Total Allocated")) {
+        m.totalAllocated = args.integer("Total Allocated");
+        if (*m.totalAllocated < 0 || *m.totalAllocated > kMaxBytes)
+            args.fail(args.at("Total Allocated"),
+                      fmt::format("{} bytes allocated in all is out of range: expected 0 to 1 PiB (2^50 bytes)",
+                                  *m.totalAllocated));
+    }
     m.eventIndex = index;
+    m.thread = threadKey(e.json());
     return m;
 }
 
@@ -177,7 +221,8 @@ TraceEvents parseTraceEvents(std::string_view text, const std::string& fileLabel
     if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f &&
         static_cast<unsigned char>(text[1]) == 0x8b)
         throw ImportError(SourceLocation{fileLabel, 0, 0, 0, {}},
-                          "file is gzip-compressed (.json.gz); unpack it with gunzip first");
+                          "gzip-compressed data where the trace's JSON was expected (a file compressed twice? "
+                          "Spillway inflates one layer of gzip itself)");
     const json doc = parseDocument(text, fileLabel);
     const JsonSource source(fileLabel, JsonWords::Profile);
     if (doc.is_array())

@@ -13,6 +13,15 @@
 
 namespace spillway::torch_trace {
 
+// A tensor argument of an op, from "Input Dims" and "Input type" (record_shapes=True). Only
+// kept for the ops of torch_trace_ops.h; arguments that are not tensors of a known element type
+// (scalars, lists, None) have bytes 0.
+struct ArgShape {
+    std::vector<std::int64_t> dims;
+    std::string type;
+    Bytes bytes = 0;  // elements x element size
+};
+
 // An "X" (complete) event of a category the importer uses: cpu_op, user_annotation, kernel,
 // cuda_runtime, cuda_driver. Times are nanoseconds from the earliest event read.
 struct Span {
@@ -23,6 +32,7 @@ struct Span {
     Nanoseconds duration = 0;
     std::optional<std::int64_t> correlation;  // links a GPU kernel to its launch call
     std::size_t eventIndex = 0;               // position in traceEvents
+    std::vector<ArgShape> args;               // only for needsArgShapes(name)
 
     Nanoseconds end() const { return start + duration; }
 };
@@ -36,6 +46,8 @@ struct MemoryEvent {
     std::int64_t deviceType = 0;  // c10::DeviceType: 0 = CPU, 1 = CUDA
     std::int64_t deviceId = -1;
     std::size_t eventIndex = 0;
+    std::string thread;                        // "pid/tid" of the thread that allocated or freed
+    std::optional<Bytes> totalAllocated;       // "Total Allocated" on the device after this event
 };
 
 // What the capture script (samples/capture/torch_capture.py) writes in the top-level

@@ -3,10 +3,13 @@
 #include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
 #include "core/io/torch_trace/torch_trace_events.h"
+#include "core/io/torch_trace/torch_trace_iterations.h"
 #include "core/io/torch_trace/torch_trace_kernels.h"
 #include "core/io/torch_trace/torch_trace_memory.h"
+#include "core/io/torch_trace/torch_trace_params.h"
 #include "core/io/torch_trace/torch_trace_phases.h"
 #include "core/io/torch_trace/torch_trace_tensors.h"
+#include "core/io/torch_trace/torch_trace_unseen.h"
 #include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
@@ -73,9 +76,11 @@ void addNotes(ProfileMetadata& md, const TraceEvents& events, const PhaseMap& ph
                        "to start) writes it; the kernel running at its free (or the last one "
                        "started before) reads it last; blocks never freed are persistent";
     n["tensor_counts"] = fmt::format(
-        "{} persistent (never freed), {} workspaces (one kernel), {} without uses (no kernel ran "
-        "while they were live; {} of them allocated and freed between two kernels)",
-        inferred.persistent, inferred.workspaces, inferred.withoutUses, inferred.betweenKernels);
+        "{} persistent (not freed in the iteration), {} workspaces (one kernel or one op), {} without uses (no "
+        "kernel ran while they were live; {} of them allocated and freed between two kernels); {} blocks of "
+        "other iterations left out",
+        inferred.persistent, inferred.workspaces, inferred.withoutUses, inferred.betweenKernels,
+        inferred.otherIterations);
     for (const auto& [category, count] : events.skippedCategories)
         n["skipped." + category] = fmt::format("{} complete events of category {} not read", count,
                                                category);
@@ -97,13 +102,26 @@ void checkTimesFromOrigin(const TraceEvents& events) {
     for (const auto& m : events.memory) check(m.time, m.eventIndex);
 }
 
+// What the forward ops, AccumulateGrad and the optimizer say the model holds, for the notes.
+std::string describeModel(const ModelEvidence& m) {
+    return fmt::format("{} parameters with a gradient ({} bytes; AccumulateGrad inputs), {} parameters no gradient "
+                       "reaches, {} buffers (forward ops' arguments); optimizer {}: {}",
+                       m.parameters.size(), m.parameterBytes(), m.frozenParameters.size(), m.buffers.size(),
+                       m.optimizer.empty() ? "none" : m.optimizer, m.stateRule);
+}
+
+// The CUDA caching allocator hands out multiples of 512 bytes; the CPU allocator what is asked.
+Bytes allocatorGranule(std::int64_t deviceType) { return deviceType == 1 ? 512 : 1; }
+
 }  // namespace
 
-Profile parseTorchTrace(std::string_view text, const std::string& fileLabel) {
+Profile parseTorchTrace(std::string_view text, const std::string& fileLabel, const ImportOptions& options) {
     const TraceEvents events = parseTraceEvents(text, fileLabel);
     checkTimesFromOrigin(events);
-    const PhaseMap phases = PhaseMap::build(events);
-    const KernelSelection selection = selectKernels(events, phases);
+    const IterationChoice iterations = chooseIteration(events, options.iteration);
+    const PhaseMap phases = PhaseMap::build(events, iterations.found);
+    const Iteration window = iterations.window();
+    const KernelSelection selection = selectKernels(events, phases, window);
     if (selection.kernels.empty())
         throw ImportError(fileLabel,
                           fmt::format("no kernels: the trace has no GPU kernels and no CPU ops "
@@ -127,15 +145,21 @@ Profile parseTorchTrace(std::string_view text, const std::string& fileLabel) {
         k.capturedStart = s.start;
         p.kernels.push_back(std::move(k));
     }
-    TensorInference inferred = inferTensors(blocks, selection, p.kernels);
+    TensorInference inferred = inferTensors(events, blocks, selection, phases, window, p.kernels);
+    const ModelEvidence model =
+        gatherModelEvidence(events, phases, iterations.evidenceWindow(), allocatorGranule(blocks.deviceType));
+    addUnseenPersistent(blocks, model, inferred, p.metadata.notes);
     p.tensors = std::move(inferred.tensors);
     addNotes(p.metadata, events, phases, selection, blocks, inferred);
+    p.metadata.notes["model_evidence"] = describeModel(model);
+    inferred.kinds.writeNotes(p.metadata.notes);
+    writeIterationNotes(iterations, p.metadata.notes);
     return p;
 }
 
-Profile importTorchTrace(const std::filesystem::path& path) {
+Profile importTorchTrace(const std::filesystem::path& path, const ImportOptions& options) {
     const auto text = readFileText(path);
-    return parseTorchTrace(text, path.string());
+    return parseTorchTrace(text, path.string(), options);
 }
 
 }  // namespace spillway

@@ -1,4 +1,5 @@
 #include "core/io/torch_trace/torch_trace_kernels.h"
+#include "core/io/torch_trace/torch_trace_ops.h"
 
 #include <algorithm>
 #include <map>
@@ -9,13 +10,6 @@ namespace spillway::torch_trace {
 namespace {
 
 constexpr std::string_view kEnginePrefix = "autograd::engine::evaluate_function: ";
-
-// Profiler bookkeeping and phase marks are never kernels, even where a torch version records
-// them as cpu_op rather than user_annotation.
-bool isBookkeeping(const Span& s) {
-    return s.name.starts_with("spillway.") || s.name.starts_with("ProfilerStep#") ||
-           s.name.starts_with("Optimizer.") || s.name.starts_with("PyTorch Profiler");
-}
 
 std::string opName(const std::string& spanName) {
     if (spanName.starts_with(kEnginePrefix)) return spanName.substr(kEnginePrefix.size());
@@ -28,26 +22,19 @@ Nanoseconds positive(Nanoseconds d, std::int64_t& raised) {
     return 1;
 }
 
-std::vector<const Span*> topLevelCpuOps(const TraceEvents& events) {
-    std::vector<const Span*> ops;
-    for (const auto& s : events.spans)
-        if (s.category == "cpu_op" && !isBookkeeping(s)) ops.push_back(&s);
-    return outermostSpans(ops);
-}
-
 void sortProgramOrder(std::vector<SelectedKernel>& kernels) {
     std::stable_sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) {
         return a.start != b.start ? a.start < b.start : a.eventIndex < b.eventIndex;
     });
 }
 
-KernelSelection cpuKernels(const TraceEvents& events, const PhaseMap& phases) {
+KernelSelection cpuKernels(const TraceEvents& events, const PhaseMap& phases, const Iteration& window) {
     KernelSelection sel;
     sel.rule = "outermost CPU ops (category cpu_op, not enclosed by another cpu_op on the same "
                "thread) that start inside the iteration; profiler and record_function spans "
                "excluded; no GPU kernels in the trace";
-    for (const Span* s : topLevelCpuOps(events)) {
-        const auto phase = phases.phaseAt(s->start);
+    for (const Span* s : topLevelOps(events)) {
+        const auto phase = window.holds(s->start) ? phases.phaseAt(s->start) : std::nullopt;
         if (!phase) {
             ++sel.outsideIteration;
             continue;
@@ -62,7 +49,7 @@ KernelSelection cpuKernels(const TraceEvents& events, const PhaseMap& phases) {
     return sel;
 }
 
-KernelSelection gpuKernels(const TraceEvents& events, const PhaseMap& phases) {
+KernelSelection gpuKernels(const TraceEvents& events, const PhaseMap& phases, const Iteration& window) {
     KernelSelection sel;
     sel.gpu = true;
     sel.rule = "GPU kernels (category kernel) launched inside the iteration, in GPU start order; "
@@ -73,7 +60,7 @@ KernelSelection gpuKernels(const TraceEvents& events, const PhaseMap& phases) {
             launches.emplace(*s.correlation, &s);
     // The outermost CPU op around each launch names the kernel's framework op.
     std::map<std::string, std::vector<const Span*>> opsByThread;
-    for (const Span* op : topLevelCpuOps(events)) opsByThread[op->thread].push_back(op);
+    for (const Span* op : topLevelOps(events)) opsByThread[op->thread].push_back(op);
     auto enclosingOp = [&](const Span& launch) -> const Span* {
         auto it = opsByThread.find(launch.thread);
         if (it == opsByThread.end()) return nullptr;
@@ -91,7 +78,7 @@ KernelSelection gpuKernels(const TraceEvents& events, const PhaseMap& phases) {
         if (s.correlation)
             if (auto it = launches.find(*s.correlation); it != launches.end()) launch = it->second;
         const Nanoseconds host = launch ? launch->start : s.start;
-        const auto phase = phases.phaseAt(host);
+        const auto phase = window.holds(host) ? phases.phaseAt(host) : std::nullopt;
         if (!phase) {
             ++sel.outsideIteration;
             continue;
@@ -110,6 +97,13 @@ KernelSelection gpuKernels(const TraceEvents& events, const PhaseMap& phases) {
 }
 
 }  // namespace
+
+std::vector<const Span*> topLevelOps(const TraceEvents& events) {
+    std::vector<const Span*> ops;
+    for (const auto& s : events.spans)
+        if (s.category == "cpu_op" && !isBookkeepingName(s.name)) ops.push_back(&s);
+    return outermostSpans(ops);
+}
 
 std::vector<const Span*> outermostSpans(const std::vector<const Span*>& spans) {
     std::vector<const Span*> sorted = spans;
@@ -131,10 +125,10 @@ std::vector<const Span*> outermostSpans(const std::vector<const Span*>& spans) {
     return out;
 }
 
-KernelSelection selectKernels(const TraceEvents& events, const PhaseMap& phases) {
+KernelSelection selectKernels(const TraceEvents& events, const PhaseMap& phases, const Iteration& window) {
     const bool hasGpuKernels = std::any_of(events.spans.begin(), events.spans.end(),
                                            [](const Span& s) { return s.category == "kernel"; });
-    return hasGpuKernels ? gpuKernels(events, phases) : cpuKernels(events, phases);
+    return hasGpuKernels ? gpuKernels(events, phases, window) : cpuKernels(events, phases, window);
 }
 
 }  // namespace spillway::torch_trace

@@ -28,7 +28,7 @@ struct KernelSelection {
     std::vector<SelectedKernel> kernels;  // program order
     bool gpu = false;
     std::int64_t zeroDurationRaised = 0;  // durations that rounded to 0 ns and were set to 1 ns
-    std::int64_t outsideIteration = 0;    // candidates left out: in spillway.setup or unmarked
+    std::int64_t outsideIteration = 0;    // candidates left out: in spillway.setup, unmarked, or in another iteration
     std::string rule;                     // one line for the notes
     // Allocations from here on belong to the iteration: the first phase mark, or without marks
     // the start of the first kernel's CPU op (a GPU kernel's memory is allocated before its
@@ -36,9 +36,15 @@ struct KernelSelection {
     std::optional<Nanoseconds> iterationStart;
 };
 
-KernelSelection selectKernels(const TraceEvents& events, const PhaseMap& phases);
+// Only spans whose host time is in `window` (the imported iteration) are candidates.
+KernelSelection selectKernels(const TraceEvents& events, const PhaseMap& phases, const Iteration& window);
 
 // The spans among `spans` that no other of them encloses on the same thread (sorted by start).
 std::vector<const Span*> outermostSpans(const std::vector<const Span*>& spans);
+
+// The framework ops as the user called them: cpu_op spans no other cpu_op encloses on the same
+// thread, without profiler and record_function bookkeeping (ProfilerStep#, Optimizer.*,
+// spillway.*), sorted by start.
+std::vector<const Span*> topLevelOps(const TraceEvents& events);
 
 }  // namespace spillway::torch_trace

@@ -1,6 +1,7 @@
 #include "core/io/torch_trace/torch_trace_memory.h"
 
 #include "core/io/base/import_error.h"
+#include "core/trace/number_limits.h"
 
 #include <fmt/format.h>
 
@@ -40,14 +41,14 @@ public:
                                     "/traceEvents/{} is still live (no free between them)",
                                     e.address, out_.blocks[it->second].firstEventIndex));
             open_.emplace(key, out_.blocks.size());
-            out_.blocks.push_back({e.address, e.deviceId, e.bytes, e.time, std::nullopt, e.eventIndex});
+            out_.blocks.push_back({e.address, e.deviceId, e.bytes, e.time, std::nullopt, e.eventIndex, e.thread, {}});
             return;
         }
         auto it = open_.find(key);
         if (it == open_.end()) {
             // Allocated before the trace started: live from the start until this free.
             ++out_.freesBeforeTrace;
-            out_.blocks.push_back({e.address, e.deviceId, -e.bytes, std::nullopt, e.time, e.eventIndex});
+            out_.blocks.push_back({e.address, e.deviceId, -e.bytes, std::nullopt, e.time, e.eventIndex, {}, e.thread});
             return;
         }
         auto& block = out_.blocks[it->second];
@@ -56,6 +57,7 @@ public:
                                 "/traceEvents/{} has {} bytes",
                                 -e.bytes, e.address, block.firstEventIndex, block.bytes));
         block.freeTime = e.time;
+        block.freeThread = e.thread;
         open_.erase(it);
     }
 
@@ -71,6 +73,25 @@ private:
     MemoryBlocks& out_;
     std::map<std::pair<std::int64_t, std::uint64_t>, size_t> open_;
 };
+
+// What was allocated when the trace began: each device's first event (in time order) reports
+// the total after it, so the total before it is that less its bytes. Unknown when an event
+// carries no total (hand-written or old traces).
+std::optional<Bytes> liveAtStart(const std::vector<MemoryEvent>& events) {
+    std::map<std::int64_t, Bytes> perDevice;
+    for (const auto& e : events) {
+        if (perDevice.contains(e.deviceId)) continue;
+        if (!e.totalAllocated) return std::nullopt;
+        perDevice[e.deviceId] = std::max<Bytes>(0, *e.totalAllocated - e.bytes);
+    }
+    if (perDevice.empty()) return std::nullopt;
+    Bytes total = 0;
+    for (const auto& [device, bytes] : perDevice) {
+        total += bytes;  // each at most 2^50, so one addition cannot overflow
+        if (total > kMaxBytes) return std::nullopt;  // thousands of devices: not a real trace
+    }
+    return total;
+}
 
 }  // namespace
 
@@ -99,6 +120,7 @@ MemoryBlocks pairMemoryEvents(const TraceEvents& trace) {
     std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
         return a.time != b.time ? a.time < b.time : a.eventIndex < b.eventIndex;
     });
+    out.liveAtStart = liveAtStart(events);
 
     // Events with the same timestamp (microsecond traces) may be listed out of order: within
     // such a group, take first an event that fits the current state (a free of a live block,

@@ -5,6 +5,7 @@
 #include "core/io/torch_trace/torch_trace_events.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace spillway::torch_trace {
@@ -18,6 +19,8 @@ struct MemoryBlock {
     std::optional<Nanoseconds> allocTime;
     std::optional<Nanoseconds> freeTime;
     std::size_t firstEventIndex = 0;
+    std::string allocThread;  // "pid/tid" of the events; empty when there was none in the trace
+    std::string freeThread;
 };
 
 struct MemoryBlocks {
@@ -27,6 +30,10 @@ struct MemoryBlocks {
     std::int64_t otherDeviceEvents = 0;  // events of other devices, not read
     std::int64_t zeroByteEvents = 0;     // zero-size events, nothing to pair
     std::int64_t freesBeforeTrace = 0;   // frees without an allocation in the trace
+    // Bytes allocated on the device when the trace began, from the events' running totals
+    // ("Total Allocated" after an event, less the event's bytes, at each device's first event);
+    // nullopt when the events carry no totals.
+    std::optional<Bytes> liveAtStart;
 };
 
 // Throws ImportError (JSON pointer to the event) when the events contradict each other: a free

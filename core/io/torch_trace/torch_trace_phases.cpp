@@ -31,56 +31,81 @@ std::optional<KernelPhase> phaseOfMark(std::string_view name) {
     return KernelPhase::Other;
 }
 
-PhaseMap PhaseMap::build(const TraceEvents& events) {
+namespace {
+
+// One iteration's phases from torch's own span names (see IterationPhases); `spans` are those
+// that start inside it.
+IterationPhases inferPhases(const std::vector<const Span*>& spans, const Iteration& it) {
+    IterationPhases p{it, {}, std::nullopt, std::nullopt};
+    std::optional<Nanoseconds> backwardStart, backwardEnd;
+    for (const Span* s : spans) {
+        if (isOptimizerSpan(*s)) p.optimizer.add(s->start, s->end());
+        if (s->category != "cpu_op" || !s->name.starts_with(kBackwardPrefix)) continue;
+        backwardStart = std::min(backwardStart.value_or(s->start), s->start);
+        backwardEnd = std::max(backwardEnd.value_or(s->end()), s->end());
+    }
+    p.optimizer.finish();
+    // The loss: from the first op named like one before the backward pass to the end of the
+    // last such op. What runs after it and before the engine's first node is loss.backward()
+    // getting going (the seed gradient, aten::ones_like): backward.
+    std::optional<Nanoseconds> lossStart, lossEnd;
+    for (const Span* s : spans) {
+        if (s->category != "cpu_op" || s->name.find("loss") == std::string::npos) continue;
+        if (backwardStart && s->start >= *backwardStart) continue;
+        lossStart = std::min(lossStart.value_or(s->start), s->start);
+        lossEnd = std::max(lossEnd.value_or(s->end()), s->end());
+    }
+    if (backwardStart && lossEnd && *lossEnd < *backwardStart) backwardStart = lossEnd;
+    if (lossStart) p.loss = PhaseWindow{*lossStart, std::min(*lossEnd, backwardStart.value_or(*lossEnd)), KernelPhase::Loss};
+    if (backwardStart) p.backward = PhaseWindow{*backwardStart, *backwardEnd, KernelPhase::Backward};
+    return p;
+}
+
+bool holdsTime(const PhaseWindow& w, Nanoseconds t) { return t >= w.start && t < std::max(w.end, w.start + 1); }
+
+}  // namespace
+
+PhaseMap PhaseMap::build(const TraceEvents& events, const std::vector<Iteration>& iterations) {
     PhaseMap map;
     for (const auto& s : events.spans)
-        if (isMark(s)) map.windows_.push_back({s.start, s.end(), phaseOfMark(s.name)});
-    if (!map.windows_.empty()) {
+        if (isMark(s)) map.marks_.push_back({s.start, s.end(), phaseOfMark(s.name)});
+    if (!map.marks_.empty()) {
         map.fromMarks_ = true;
         return map;
     }
-
-    // No marks: optimizer spans first (they are record_function spans of torch.optim), then
-    // the backward pass as the hull of the autograd engine's spans, then the loss as the time
-    // from the first op named like a loss to the start of the backward pass.
-    for (const auto& s : events.spans)
-        if (isOptimizerSpan(s)) map.windows_.push_back({s.start, s.end(), KernelPhase::Optimizer});
+    // Each span to the iteration it starts in (they are in time order and do not overlap).
+    std::vector<std::vector<const Span*>> perIteration(iterations.size());
     for (const auto& s : events.spans) {
-        if (s.category != "cpu_op" || !s.name.starts_with(kBackwardPrefix)) continue;
-        map.backwardStart_ = std::min(map.backwardStart_.value_or(s.start), s.start);
-        map.backwardEnd_ = std::max(map.backwardEnd_.value_or(s.end()), s.end());
+        const auto after = std::upper_bound(iterations.begin(), iterations.end(), s.start,
+                                            [](Nanoseconds t, const Iteration& it) { return t < it.start; });
+        if (after != iterations.begin() && std::prev(after)->holds(s.start))
+            perIteration[size_t(after - iterations.begin()) - 1].push_back(&s);
     }
-    if (map.backwardStart_)
-        map.windows_.push_back({*map.backwardStart_, *map.backwardEnd_, KernelPhase::Backward});
-    std::optional<Nanoseconds> lossStart;
-    for (const auto& s : events.spans) {
-        if (s.category != "cpu_op" || s.name.find("loss") == std::string::npos) continue;
-        if (map.backwardStart_ && s.start >= *map.backwardStart_) continue;
-        lossStart = std::min(lossStart.value_or(s.start), s.start);
-    }
-    if (lossStart) {
-        Nanoseconds lossEnd = map.backwardStart_.value_or(*lossStart);
-        if (!map.backwardStart_)
-            for (const auto& s : events.spans)
-                if (s.start == *lossStart && s.name.find("loss") != std::string::npos)
-                    lossEnd = std::max(lossEnd, s.end());
-        map.windows_.push_back({*lossStart, lossEnd, KernelPhase::Loss});
-    }
+    for (size_t i = 0; i < iterations.size(); ++i) map.inferred_.push_back(inferPhases(perIteration[i], iterations[i]));
     return map;
 }
 
 std::optional<KernelPhase> PhaseMap::phaseAt(Nanoseconds t) const {
-    for (const auto& w : windows_)
-        if (t >= w.start && t < std::max(w.end, w.start + 1)) return w.phase;
-    if (fromMarks_) return std::nullopt;
-    if (backwardEnd_ && t >= *backwardEnd_) return KernelPhase::Other;
+    if (fromMarks_) {
+        for (const auto& w : marks_)
+            if (holdsTime(w, t)) return w.phase;
+        return std::nullopt;
+    }
+    const auto after = std::upper_bound(inferred_.begin(), inferred_.end(), t,
+                                        [](Nanoseconds v, const IterationPhases& p) { return v < p.iteration.start; });
+    if (after == inferred_.begin() || !std::prev(after)->iteration.holds(t)) return std::nullopt;
+    const IterationPhases& p = *std::prev(after);
+    if (p.optimizer.holds(t)) return KernelPhase::Optimizer;
+    if (p.loss && holdsTime(*p.loss, t)) return KernelPhase::Loss;
+    if (p.backward && holdsTime(*p.backward, t)) return KernelPhase::Backward;
+    if (p.backward && t >= p.backward->end) return KernelPhase::Other;
     return KernelPhase::Forward;
 }
 
 std::optional<Nanoseconds> PhaseMap::iterationStart() const {
     if (!fromMarks_) return std::nullopt;
     std::optional<Nanoseconds> start;
-    for (const auto& w : windows_)
+    for (const auto& w : marks_)
         if (w.phase) start = std::min(start.value_or(w.start), w.start);
     return start;
 }
@@ -89,11 +114,14 @@ std::string PhaseMap::describe() const {
     if (fromMarks_)
         return "from the spillway.forward/loss/backward/optimizer marks (record_function); "
                "spillway.setup and time outside the marks are not part of the iteration";
-    return fmt::format("inferred from span names (no spillway.* marks): Optimizer.step/zero_grad "
-                       "spans are optimizer, the autograd engine's evaluate_function spans bound "
-                       "the backward pass{}, the first op named *loss* before it starts the loss, "
-                       "the rest before it is forward and after it other",
-                       backwardStart_ ? "" : " (none found: no backward pass)");
+    const bool noBackward = std::any_of(inferred_.begin(), inferred_.end(),
+                                        [](const IterationPhases& p) { return !p.backward; });
+    return fmt::format("inferred from span names (no spillway.* marks), in each iteration: Optimizer.step/zero_grad "
+                       "spans are optimizer, the ops named *loss* before the backward pass are the loss, the "
+                       "backward pass runs from the loss's end (loss.backward() seeds the gradient) to the end "
+                       "of the autograd engine's last evaluate_function span{}, the rest before it is forward "
+                       "and after it other",
+                       noBackward ? " (none found in some iteration: no backward pass there)" : "");
 }
 
 }  // namespace spillway::torch_trace
