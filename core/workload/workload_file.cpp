@@ -135,11 +135,8 @@ bool looksLikeWorkload(std::string_view head) {
 bool isWorkloadFile(const std::filesystem::path& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return false;
-    std::ifstream in(path, std::ios::binary);
-    std::string head(4096, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    return looksLikeWorkload(head);
+    // Inflated when gzipped, like every other input (core/io/base/gzip_text.h).
+    return looksLikeWorkload(readFileHead(path, 4096));
 }
 
 Workload parseWorkloadJson(std::string_view textIn, const std::string& label, const std::filesystem::path& baseDir) {

@@ -218,18 +218,6 @@ private slots:
         const Profile shipped = readNativeProfile((kSamples + stem + ".profile.json").toStdString());
         QVERIFY(QString::fromStdString(shipped.metadata.sourcePath).endsWith(stem + ".trace.json"));
         imported.metadata.sourcePath = shipped.metadata.sourcePath;
-        // The shipped files predate issue 17's notes (the kind rules' tally, iterations, the
-        // model evidence, what was live before the trace, tensor_counts reworded): kernels,
-        // tensors and every other note must still be the same. Regenerating the samples with
-        // `spillway-cli convert` drops this allowance.
-        auto& notes = imported.metadata.notes;
-        for (auto it = notes.begin(); it != notes.end();) {
-            const bool issue17 = it->first.starts_with("kind_rule.") || it->first.starts_with("iterations.") ||
-                                 it->first == "model_evidence" || it->first == "persistent_before_trace";
-            it = issue17 && !shipped.metadata.notes.contains(it->first) ? notes.erase(it) : std::next(it);
-        }
-        if (!shipped.metadata.notes.contains("kind_rule.unclassified_share"))
-            notes["tensor_counts"] = shipped.metadata.notes.at("tensor_counts");
         QCOMPARE(imported.kernels.size(), shipped.kernels.size());
         QCOMPARE(imported.tensors.size(), shipped.tensors.size());
         QVERIFY(imported == shipped);
