@@ -81,6 +81,7 @@ void addNotes(ProfileMetadata& md, const TraceEvents& events, const PhaseMap& ph
         "other iterations left out",
         inferred.persistent, inferred.workspaces, inferred.withoutUses, inferred.betweenKernels,
         inferred.otherIterations);
+    if (!inferred.gradients.bytes.empty()) n["gradient_bytes"] = inferred.gradients.describe();
     for (const auto& [category, count] : events.skippedCategories)
         n["skipped." + category] = fmt::format("{} complete events of category {} not read", count,
                                                category);
@@ -109,9 +110,6 @@ std::string describeModel(const ModelEvidence& m) {
                        m.parameters.size(), m.parameterBytes(), m.frozenParameters.size(), m.buffers.size(),
                        m.optimizer.empty() ? "none" : m.optimizer, m.stateRule);
 }
-
-// The CUDA caching allocator hands out multiples of 512 bytes; the CPU allocator what is asked.
-Bytes allocatorGranule(std::int64_t deviceType) { return deviceType == 1 ? 512 : 1; }
 
 }  // namespace
 
@@ -145,9 +143,10 @@ Profile parseTorchTrace(std::string_view text, const std::string& fileLabel, con
         k.capturedStart = s.start;
         p.kernels.push_back(std::move(k));
     }
-    TensorInference inferred = inferTensors(events, blocks, selection, phases, window, p.kernels);
-    const ModelEvidence model =
-        gatherModelEvidence(events, phases, iterations.evidenceWindow(), allocatorGranule(blocks.deviceType));
+    const Bytes granule = allocatorGranule(blocks.deviceType);
+    const ModelEvidence model = gatherModelEvidence(events, phases, iterations.evidenceWindow(), granule);
+    TensorInference inferred =
+        inferTensors(events, blocks, selection, phases, window, model.parameters, granule, p.kernels);
     addUnseenPersistent(blocks, model, inferred, p.metadata.notes);
     p.tensors = std::move(inferred.tensors);
     addNotes(p.metadata, events, phases, selection, blocks, inferred);

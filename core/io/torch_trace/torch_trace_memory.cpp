@@ -101,6 +101,20 @@ std::string deviceTypeName(std::int64_t deviceType) {
     return fmt::format("device type {}", deviceType);
 }
 
+Bytes allocatorGranule(std::int64_t deviceType) { return deviceType == kCuda ? 512 : 1; }
+
+Bytes roundUpToGranule(Bytes bytes, Bytes granule) { return (bytes + granule - 1) / granule * granule; }
+
+Bytes largestBlockFor(Bytes requested, Bytes granule) {
+    constexpr Bytes kSmallSize = Bytes{1} << 20;  // the caching allocator's kSmallSize
+    const Bytes rounded = roundUpToGranule(requested, granule);
+    return granule > 1 && rounded > kSmallSize ? rounded + kSmallSize : rounded;
+}
+
+bool blockCanHold(Bytes block, Bytes requested, Bytes granule) {
+    return requested > 0 && block >= roundUpToGranule(requested, granule) && block <= largestBlockFor(requested, granule);
+}
+
 MemoryBlocks pairMemoryEvents(const TraceEvents& trace) {
     MemoryBlocks out;
     out.deviceType = chooseDevice(trace.memory);

@@ -43,4 +43,19 @@ MemoryBlocks pairMemoryEvents(const TraceEvents& events);
 // "cpu", "cuda", or "device type N".
 std::string deviceTypeName(std::int64_t deviceType);
 
+// What the allocator hands out for a request, as its [memory] events report it ("Bytes" is the
+// block's size, not the request's). CUDA's caching allocator rounds a request up to 512 bytes;
+// one of over 1 MiB comes from the large pool, whose blocks are split only when more than 1 MiB
+// would remain, so its block may be up to 1 MiB larger still. The CPU allocator reports what was
+// asked (granule 1).
+Bytes allocatorGranule(std::int64_t deviceType);
+// `bytes` rounded up to a multiple of `granule` (>= 1); at least one granule for a positive size.
+Bytes roundUpToGranule(Bytes bytes, Bytes granule);
+// The largest block the allocator may hand out for a request of `requested` bytes: the rounded
+// request, plus 1 MiB from CUDA's large pool.
+Bytes largestBlockFor(Bytes requested, Bytes granule);
+// Whether a block of `block` bytes can be what the allocator handed out for a request of
+// `requested` bytes (> 0): from the rounded request to largestBlockFor.
+bool blockCanHold(Bytes block, Bytes requested, Bytes granule);
+
 }  // namespace spillway::torch_trace

@@ -1,6 +1,7 @@
 #include "core/io/torch_trace/torch_trace_params.h"
 
 #include "core/io/torch_trace/torch_trace_kernels.h"
+#include "core/io/torch_trace/torch_trace_memory.h"
 #include "core/io/torch_trace/torch_trace_ops.h"
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ namespace {
 constexpr std::string_view kStepPrefix = "Optimizer.step#";
 
 ShapedTensor shaped(const ArgShape& a, Bytes granule) {
-    return {fmt::format("[{}]", fmt::join(a.dims, ",")), a.type, (a.bytes + granule - 1) / granule * granule};
+    return {fmt::format("[{}]", fmt::join(a.dims, ",")), a.type, a.bytes, roundUpToGranule(a.bytes, granule)};
 }
 
 std::string key(const ShapedTensor& t) { return t.shape + " " + t.type; }

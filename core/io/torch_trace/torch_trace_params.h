@@ -13,9 +13,10 @@
 namespace spillway::torch_trace {
 
 struct ShapedTensor {
-    std::string shape;  // "[64,3,7,7]"
-    std::string type;   // "float"
-    Bytes bytes = 0;    // as the allocator holds it (rounded up to its granule)
+    std::string shape;   // "[64,3,7,7]"
+    std::string type;    // "float"
+    Bytes bytes = 0;     // requested: elements x element size (what the tensor made of it has)
+    Bytes heldBytes = 0; // the least the allocator holds for it: bytes rounded up to its granule
 };
 
 struct ModelEvidence {
@@ -26,13 +27,13 @@ struct ModelEvidence {
     int statePerParameter = 0;                      // optimizer state tensors per parameter with a gradient
     std::string stateRule;                          // why that many, for the notes
 
-    Bytes parameterBytes() const;
-    Bytes modelBytes() const;  // parameters, frozen parameters and buffers
+    Bytes parameterBytes() const;  // requested bytes, as ShapedTensor::bytes
+    Bytes modelBytes() const;      // parameters, frozen parameters and buffers
 };
 
 // Reads the evidence inside `window` (one iteration: each parameter's AccumulateGrad runs once
 // per step). `granule`: the allocator's rounding (512 bytes for CUDA's caching allocator, 1 on
-// the CPU), so evidence and blocks compare in the same bytes.
+// the CPU), for heldBytes, so evidence and the running totals compare in the same bytes.
 ModelEvidence gatherModelEvidence(const TraceEvents& events, const PhaseMap& phases, const Iteration& window,
                                   Bytes granule);
 

@@ -155,38 +155,76 @@ std::string originOf(const MemoryBlock& block, const Placed& p, const Context& c
     return p.free ? "between-kernels" : "after-iteration";
 }
 
-}  // namespace
+// Placed and classified, before it becomes a tensor.
+struct Classified {
+    const MemoryBlock* block;
+    Placed placed;
+    const KindRule* rule;
+};
 
-TensorInference inferTensors(const TraceEvents& events, const MemoryBlocks& blocks, const KernelSelection& selection,
-                             const PhaseMap& phases, const Iteration& window, std::vector<Kernel>& kernels) {
-    TensorInference out;
-    const HostTimeline timeline(selection.kernels);
-    const OpIndex ops(events);
-    const auto zeroGrads = zeroGradSpans(events);
-    const Context context{selection.kernels, phases, ops, zeroGrads, selection.iterationStart};
-
+std::vector<Classified> classifyBlocks(const MemoryBlocks& blocks, const Iteration& window,
+                                       const HostTimeline& timeline, const Context& context,
+                                       TensorInference& out) {
+    std::vector<Classified> classified;
     for (const auto& block : blocks.blocks) {
         if ((block.freeTime && *block.freeTime < window.start) || (block.allocTime && *block.allocTime >= window.end)) {
             ++out.otherIterations;
             continue;
         }
-        const Placed p = place(block, window, timeline, selection.iterationStart);
-        const KindRule& rule = classifyBlock(factsOf(block, p, context));
+        const Placed p = place(block, window, timeline, context.iterationStart);
+        classified.push_back({&block, p, &classifyBlock(factsOf(block, p, context))});
+    }
+    return classified;
+}
 
+// Each tensor's bytes: the block's, or for a gradient paired with its parameter, the parameter's.
+std::vector<Bytes> tensorBytes(const std::vector<Classified>& classified, const TraceEvents& events,
+                               const std::vector<ShapedTensor>& parameters, Bytes granule, TensorInference& out) {
+    std::vector<Bytes> bytes;
+    std::vector<GradientBlock> gradients;
+    std::vector<std::size_t> gradientAt;
+    for (std::size_t i = 0; i < classified.size(); ++i) {
+        const MemoryBlock& block = *classified[i].block;
+        bytes.push_back(block.bytes);
+        if (classified[i].rule->kind != TensorKind::Gradient) continue;
+        gradients.push_back({block.bytes, block.allocTime});
+        gradientAt.push_back(i);
+    }
+    out.gradients = sizeGradients(gradients, events, parameters, granule);
+    for (std::size_t j = 0; j < gradientAt.size(); ++j) bytes[gradientAt[j]] = out.gradients.bytes[j];
+    return bytes;
+}
+
+}  // namespace
+
+TensorInference inferTensors(const TraceEvents& events, const MemoryBlocks& blocks, const KernelSelection& selection,
+                             const PhaseMap& phases, const Iteration& window,
+                             const std::vector<ShapedTensor>& parameters, Bytes granule,
+                             std::vector<Kernel>& kernels) {
+    TensorInference out;
+    const HostTimeline timeline(selection.kernels);
+    const OpIndex ops(events);
+    const auto zeroGrads = zeroGradSpans(events);
+    const Context context{selection.kernels, phases, ops, zeroGrads, selection.iterationStart};
+    const auto classified = classifyBlocks(blocks, window, timeline, context, out);
+    const auto bytes = tensorBytes(classified, events, parameters, granule, out);
+
+    for (std::size_t i = 0; i < classified.size(); ++i) {
+        const auto& [block, p, rule] = classified[i];
         Tensor t;
         t.id = static_cast<TensorId>(out.tensors.size());
-        t.bytes = block.bytes;
+        t.bytes = bytes[i];
         t.allocTime = p.alloc;
         t.freeTime = p.free;
-        t.address = block.address;
+        t.address = block->address;
         t.persistent = !p.free;
-        t.kind = rule.kind;
-        t.name = fmt::format("{}#{}", originOf(block, p, context), t.id);
+        t.kind = rule->kind;
+        t.name = fmt::format("{}#{}", originOf(*block, p, context), t.id);
         // Checked once here, so every tally below (and the KindEvidence's) stays within 64 bits.
         out.totalBytes = checkedAdd(out.totalBytes, t.bytes, "the total size of the trace's memory blocks");
-        out.kinds.add(std::string(rule.id), std::string(rule.text), rule.kind, t.bytes, rule.unclassified);
-        if (rule.id == "weight.before_iteration") out.weightBlockBytes += t.bytes;
-        if (rule.id == "optimizer_state.made") out.optimizerBlockBytes += t.bytes;
+        out.kinds.add(std::string(rule->id), std::string(rule->text), rule->kind, t.bytes, rule->unclassified);
+        if (rule->id == "weight.before_iteration") out.weightBlockBytes += t.bytes;
+        if (rule->id == "optimizer_state.made") out.optimizerBlockBytes += t.bytes;
 
         if (p.producer >= 0) kernels[size_t(p.producer)].outputs.push_back(t.id);
         if (p.reader >= 0 && p.reader != p.producer) kernels[size_t(p.reader)].inputs.push_back(t.id);

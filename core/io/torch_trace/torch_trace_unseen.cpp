@@ -20,9 +20,11 @@ struct Group {
     bool alreadyInTrace = false;  // the trace allocated these itself (they are blocks already)
 };
 
+// What the allocator holds for a group at least (each tensor rounded up to its granule): what it
+// takes of the running totals. Saturating at 2^60 as ModelEvidence's sums.
 Bytes groupBytes(const Group& g) {
     Bytes total = 0;
-    for (const auto& t : g.tensors) total = std::min(Bytes{1} << 60, total + t.bytes);
+    for (const auto& t : g.tensors) total = std::min(Bytes{1} << 60, total + t.heldBytes);
     return total;
 }
 
@@ -82,6 +84,7 @@ void addUnseenPersistent(const MemoryBlocks& blocks, const ModelEvidence& model,
         budget, freedLater);
 
     std::string skipped;
+    Bytes rounding = 0;  // held for the tensors added, over their requested bytes
     for (const Group& g : groupsOf(model, out)) {
         const Bytes bytes = groupBytes(g);
         if (g.tensors.empty() || g.alreadyInTrace) continue;
@@ -92,10 +95,17 @@ void addUnseenPersistent(const MemoryBlocks& blocks, const ModelEvidence& model,
         }
         budget -= bytes;
         for (const auto& shaped : g.tensors) {
+            // The tensor has its requested bytes; the granule's rounding of it is in no tensor.
             out.tensors.push_back(persistentTensor(out, g.namePrefix + shaped.shape, shaped.bytes, g.kind));
             out.kinds.add(g.rule, g.text, g.kind, shaped.bytes);
+            rounding += shaped.heldBytes - shaped.bytes;
         }
     }
+    if (rounding > 0)
+        notes["persistent_before_trace"] += fmt::format(
+            "; the tensors named from shapes have their requested bytes, {} bytes under what the allocator held "
+            "for them (its rounding up to 512 bytes, in no tensor)",
+            rounding);
     if (!skipped.empty())
         notes["warning.persistent_evidence"] = fmt::format(
             "the ops name more than the {} bytes left of what was allocated before the trace: {} not added "
