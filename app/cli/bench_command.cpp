@@ -2,12 +2,15 @@
 // each against a baseline measured in the same process (reading the same input bytes), so the
 // ratios stay meaningful on a busy or different machine; then the simulator: every policy on
 // BERT batch 256 and ViT batch 1280 (sim_bench.cpp), against importing the same workload.
+// `bench layout` times the layout methods (layout_bench.cpp); `bench snapshot` PyTorch memory
+// snapshot import against Python's pickle.load (snapshot_bench.cpp).
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 #include "app/cli/hardware_args.h"
 #include "app/cli/layout_bench.h"
 #include "app/cli/sim_bench.h"
+#include "app/cli/snapshot_bench.h"
 
 #include "core/io/base/file_text.h"
 #include "core/io/base/json_dump.h"
@@ -148,7 +151,34 @@ CommandAction addBenchCommand(CLI::App& app) {
                         "Also the generated GPT-2 XL training step (14,885 kernels; about a minute)");
     layoutCmd->add_option("--time-limit", layout->timeLimit, "Seconds per exact/best search and per ROAM segment")
         ->capture_default_str();
-    return [state, layoutCmd, layout]() {
+    // `bench snapshot`: memory snapshot import against python3's pickle.load of the same files.
+    auto* snapshotCmd = cmd->add_subcommand("snapshot", "PyTorch memory snapshot import (and `info`) against "
+                                                        "python3's pickle.load of the same file: time and peak "
+                                                        "memory, with bigger snapshots made by repeating a trace");
+    auto snapshot = std::make_shared<SnapshotBenchOptions>();
+    auto snapshotArgs = std::make_shared<ProfileArgs>();
+    snapshot->snapshots = {std::string(SPILLWAY_SHARED_DATA) + "/h200/captures/gpt2-b8.snapshot.pickle"};
+    snapshotCmd->add_option("--snapshot", snapshot->snapshots, "Real snapshots to start from (repeatable)")
+        ->allow_extra_args(false)->capture_default_str();
+    snapshotCmd->add_option("--repeats", snapshot->repeats,
+                            "Each snapshot with its trace repeated N times, time-shifted "
+                            "(tests/bench/make_repeated_snapshot.py; 1 = as it is; 37 makes gpt2-b8 34 MB, 376 "
+                            "makes it 350 MB)")
+        ->delimiter(',')->allow_extra_args(false)->check(CLI::Range(1, 100000))->capture_default_str();
+    snapshotCmd->add_option("--runs", snapshot->runs, "Runs per file and program (median reported)")
+        ->check(CLI::Range(1, 100))->capture_default_str();
+    snapshotCmd->add_option("--python", snapshot->python, "The Python that runs pickle.load")->capture_default_str();
+    addIterationArg(*snapshotCmd, *snapshotArgs);
+    return [state, layoutCmd, layout, snapshotCmd, snapshot, snapshotArgs]() {
+        if (snapshotCmd->parsed()) {
+            return runReportingErrors(state->json, [&]() {
+                snapshot->iteration = snapshotArgs->options().iteration;
+                const auto results = runSnapshotBench(*snapshot);
+                if (state->json) std::cout << dumpJson(results, 2) << "\n";
+                else printSnapshotBench(results);
+                return kExitOk;
+            });
+        }
         if (layoutCmd->parsed()) {
             return runReportingErrors(state->json, [&]() {
                 const auto results = runLayoutBench(*layout);

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/trace/frame_stack.h"
 #include "core/trace/units.h"
 
 #include <optional>
@@ -30,7 +31,7 @@ struct Tensor {
     std::optional<Nanoseconds> allocTime;
     std::optional<Nanoseconds> freeTime;
     std::optional<std::uint64_t> address;
-    std::vector<std::string> frames;
+    FrameStack frames;
 
     bool operator==(const Tensor&) const = default;
 };

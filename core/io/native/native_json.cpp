@@ -30,7 +30,7 @@ ordered_json tensorJson(const Tensor& t) {
     if (t.allocTime) j["alloc_time_ns"] = *t.allocTime;
     if (t.freeTime) j["free_time_ns"] = *t.freeTime;
     if (t.address) j["address"] = *t.address;
-    if (!t.frames.empty()) j["frames"] = t.frames;
+    if (!t.frames.empty()) j["frames"] = t.frames.strings();
     return j;
 }
 
@@ -168,7 +168,8 @@ ProfileMetadata readMetadata(const OrderedJsonObjectReader& m) {
     return md;
 }
 
-Tensor readTensor(const OrderedJsonObjectReader& j) {
+// `stacks` gives tensors with the same frames one shared stack (core/trace/frame_stack.h).
+Tensor readTensor(const OrderedJsonObjectReader& j, FrameStackPool& stacks) {
     j.allowOnly({"id", "name", "bytes", "kind", "job", "persistent", "alloc_time_ns", "free_time_ns", "address",
                  "frames"});
     Tensor t;
@@ -183,8 +184,11 @@ Tensor readTensor(const OrderedJsonObjectReader& j) {
     if (j.has("address")) t.address = j.unsignedInteger("address");
     if (j.has("frames")) {
         const auto& frames = j.array("frames");
+        FrameStack::Strings read;
+        read.reserve(frames.size());
         for (size_t i = 0; i < frames.size(); ++i)
-            t.frames.push_back(j.stringAt(frames[i], fmt::format("{}/frames/{}", j.pointer(), i)));
+            read.push_back(j.stringAt(frames[i], fmt::format("{}/frames/{}", j.pointer(), i)));
+        t.frames = stacks.intern(std::move(read));
     }
     return t;
 }
@@ -277,9 +281,10 @@ Profile parseNativeProfile(std::string_view text, const std::string& fileLabel) 
     // Progress (and cancel) every few thousand items of a large profile.
     const size_t items = tensors.size() + kernels.size();
     constexpr size_t kProgressEvery = 4096;
+    FrameStackPool stacks;
     for (size_t i = 0; i < tensors.size(); ++i) {
         if (i % kProgressEvery == 0) detail::noteBuilding(i, items);
-        p.tensors.push_back(readTensor(r.child(tensors[i], fmt::format("/tensors/{}", i))));
+        p.tensors.push_back(readTensor(r.child(tensors[i], fmt::format("/tensors/{}", i)), stacks));
     }
     p.kernels.reserve(kernels.size());
     for (size_t i = 0; i < kernels.size(); ++i) {

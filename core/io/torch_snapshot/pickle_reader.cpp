@@ -2,6 +2,7 @@
 
 #include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
+#include "core/io/base/load_progress.h"
 #include "core/io/torch_snapshot/pickle_opcodes.h"
 
 #include <fmt/format.h>
@@ -62,17 +63,77 @@ std::string describeByte(std::uint8_t b) {
     return fmt::format("0x{:02x}", b);
 }
 
+// Python's memo is a dict from index to value. Pickles number their entries 0, 1, 2 ... so a
+// vector serves; an index far past the entries stored (a hostile file may name index 4
+// billion) goes to a map, so the vector never holds more than twice the entries plus 1024.
+class Memo {
+public:
+    void put(std::uint64_t index, const PickleValue& v) {
+        if (!get(index)) ++count_;
+        if (index >= dense_.size() && index <= 2 * count_ + 1024) dense_.resize(index + 1);
+        if (index < dense_.size()) {
+            dense_[index] = v;
+            sparse_.erase(index);
+        } else {
+            sparse_[index] = v;
+        }
+    }
+    const PickleValue* get(std::uint64_t index) const {
+        // Values the reader makes have an offset; a default (never stored) one has -1.
+        if (index < dense_.size() && dense_[index].offset() >= 0) return &dense_[index];
+        if (sparse_.empty()) return nullptr;
+        const auto it = sparse_.find(index);
+        return it == sparse_.end() ? nullptr : &it->second;
+    }
+    // How many indices hold a value: where MEMOIZE stores next (len(memo) in Python).
+    std::uint64_t size() const { return count_; }
+
+private:
+    std::vector<PickleValue> dense_;
+    std::unordered_map<std::uint64_t, PickleValue> sparse_;
+    std::uint64_t count_ = 0;
+};
+
+// Gives sealed lists with the same items one copy of those items (PickleContainer::sharedItems).
+// PyTorch writes a new list object for every trace entry's stack, all BINGETs of a few dozen
+// frame dicts: held once per distinct stack, a 350 MB snapshot's stacks take kilobytes.
+class ListInterner {
+public:
+    void seal(PickleContainer& list) {
+        const auto& items = list.items;
+        if (items.empty()) return;
+        std::uint64_t hash = items.size();
+        for (const auto& v : items) hash = (hash ^ v.hashBits()) * 0x100000001B3ull;
+        auto [first, last] = known_.equal_range(hash);
+        for (auto it = first; it != last; ++it) {
+            const auto& other = *it->second;
+            if (other.size() == items.size() &&
+                std::equal(items.begin(), items.end(), other.begin(),
+                           [](const PickleValue& a, const PickleValue& b) { return a.sameAs(b); })) {
+                list.sharedItems = &other;
+                PickleItems().swap(list.items);
+                return;
+            }
+        }
+        // Sealed: this vector never changes again, so later lists may point at it.
+        known_.emplace(hash, &list.items);
+    }
+
+private:
+    std::unordered_multimap<std::uint64_t, const PickleItems*> known_;
+};
+
 class Reader {
 public:
-    Reader(std::string_view data, const std::string& file, const PickleLimits& limits)
-        : data_(data), file_(file), limits_(limits) {
+    Reader(std::string_view data, const std::string& file, const PickleLimits& limits, PickleListObserver* observer)
+        : data_(data), file_(file), limits_(limits), observer_(observer) {
         if (limits_.maxExpandedSize <= 0) {
             const auto perByte = static_cast<std::int64_t>(data.size()) * 256;
             limits_.maxExpandedSize = std::max<std::int64_t>(std::int64_t{16} << 20, perByte);
         }
     }
 
-    PickleValue run() {
+    PickleDocument run() {
         if (data_.empty())
             fail(0, "the file is empty; expected a Python pickle (protocol 2 to 5) that starts "
                     "with the PROTO opcode 0x80");
@@ -84,6 +145,7 @@ public:
                                 describeByte(first),
                                 first == '{' || first == '[' ? " (it looks like JSON)" : ""));
         while (pos_ < data_.size()) {
+            if (pos_ >= nextProgress_) reportProgress();
             opStart_ = static_cast<std::int64_t>(pos_);
             const auto code = byteAt(pos_++);
             if (code == op::STOP) return finish();
@@ -95,15 +157,57 @@ public:
     }
 
 private:
+    // The bar of a load moves (and a cancel is seen) every this many bytes of pickle.
+    static constexpr size_t kProgressStep = size_t{1} << 20;
+
     std::string_view data_;
     const std::string& file_;
     PickleLimits limits_;
+    PickleListObserver* observer_;
+    std::unique_ptr<PickleArena> arena_ = std::make_unique<PickleArena>();
     size_t pos_ = 0;
+    size_t nextProgress_ = kProgressStep;
     std::int64_t opStart_ = 0;
     std::uint8_t opCode_ = 0;
     std::vector<PickleValue> stack_;
     std::vector<size_t> marks_;
-    std::unordered_map<std::uint64_t, PickleValue> memo_;
+    Memo memo_;
+    ListInterner lists_;
+
+    void reportProgress() {
+        detail::noteParsed(pos_, data_.size());
+        nextProgress_ = pos_ + kProgressStep;
+    }
+
+    PickleValue newContainer(PickleValue::Kind kind) {
+        return PickleValue::container(kind, arena_->newContainer(), opStart_);
+    }
+
+    // `v` is being placed inside another container (`list` when that is a list): from now on
+    // it may not change. A list then shares its items with an equal earlier one; a dict goes
+    // past the observer, which may take its content.
+    void seal(const PickleValue& v, const PickleValue* list) {
+        auto* c = v.container();
+        if (!c || c->sealed) return;
+        c->sealed = true;
+        if (v.is(PickleValue::Kind::List)) {
+            lists_.seal(*c);
+        } else if (list && observer_ && v.is(PickleValue::Kind::Dict)) {
+            const auto tag = observer_->dictAppended(v, *list);
+            if (tag >= 0) {
+                c->tag = tag;
+                PickleItems().swap(c->items);
+            }
+        }
+    }
+
+    // Room for `more` items, doubling: a list filled 1000 items at a time by APPENDS must not
+    // be copied at every batch.
+    template <typename Vector>
+    static void reserveMore(Vector& v, size_t more) {
+        const auto need = v.size() + more;
+        if (need > v.capacity()) v.reserve(std::max(need, v.capacity() * 2));
+    }
 
     [[noreturn]] void fail(std::int64_t offset, const std::string& message) const {
         throw ImportError(SourceLocation{file_, 0, 0, offset, {}}, message);
@@ -136,13 +240,13 @@ private:
 
     size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
 
-    void push(PickleValue v) { stack_.push_back(std::move(v)); }
+    void push(const PickleValue& v) { stack_.push_back(v); }
 
     PickleValue pop() {
         if (stack_.size() <= floor())
             failHere("stack underflow: expected a value on the stack" +
                      std::string(marks_.empty() ? "" : " above the last MARK"));
-        auto v = std::move(stack_.back());
+        const auto v = stack_.back();
         stack_.pop_back();
         return v;
     }
@@ -164,8 +268,7 @@ private:
 
     std::vector<PickleValue> popToMark() {
         const auto mark = popMark();
-        std::vector<PickleValue> items(std::make_move_iterator(stack_.begin() + static_cast<std::ptrdiff_t>(mark)),
-                                       std::make_move_iterator(stack_.end()));
+        std::vector<PickleValue> items(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
         stack_.resize(mark);
         return items;
     }
@@ -212,12 +315,14 @@ private:
             checkMutable(list, stack_[i]);
             grow(size, depth, stack_[i]);
         }
-        auto& items = list.mutableItems();
+        auto* c = list.container();
+        reserveMore(c->items, stack_.size() - from);
         for (size_t i = from; i < stack_.size(); ++i) {
-            stack_[i].seal();
-            items.push_back(std::move(stack_[i]));
+            seal(stack_[i], &list);
+            c->items.push_back(stack_[i]);
         }
-        list.setShape(size, depth);
+        c->expandedSize = size;
+        c->depth = static_cast<std::int32_t>(depth);
         stack_.resize(from);
     }
 
@@ -243,30 +348,36 @@ private:
             checkMutable(dict, v);
             grow(size, depth, v);
         }
-        auto& entries = dict.mutableEntries();
-        for (size_t i = from; i + 1 < stack_.size(); i += 2) {
-            stack_[i].seal();
-            stack_[i + 1].seal();
-            entries.emplace_back(std::move(stack_[i]), std::move(stack_[i + 1]));
+        auto* c = dict.container();
+        reserveMore(c->items, count);
+        for (size_t i = from; i < stack_.size(); ++i) {
+            seal(stack_[i], nullptr);
+            c->items.push_back(stack_[i]);  // keys and values, one after the other
         }
-        dict.setShape(size, depth);
+        c->expandedSize = size;
+        c->depth = static_cast<std::int32_t>(depth);
         stack_.resize(from);
     }
 
     PickleValue makeTuple(std::vector<PickleValue> items) {
         std::int64_t size = 1, depth = 1;
         for (const auto& v : items) grow(size, depth, v);
-        for (const auto& v : items) v.seal();
-        auto t = PickleValue::tuple(std::move(items), opStart_);
-        t.setShape(size, depth);
+        for (const auto& v : items) seal(v, nullptr);
+        auto t = newContainer(PickleValue::Kind::Tuple);
+        auto* c = t.container();
+        c->items = std::move(items);
+        c->expandedSize = size;
+        c->depth = static_cast<std::int32_t>(depth);
         return t;
     }
 
-    std::string readText(std::uint64_t length, bool unicode) {
+    // A str (UTF-8 checked) or bytes value; equal texts share one copy in the arena.
+    PickleValue readText(std::uint64_t length, bool unicode) {
         auto bytes = take(length, unicode ? "the string" : "the bytes");
         if (unicode && !isValidUtf8(bytes))
             failHere(fmt::format("the {}-byte string is not valid UTF-8", length));
-        return std::string(bytes);
+        return PickleValue::text(unicode ? PickleValue::Kind::String : PickleValue::Kind::Bytes,
+                                 arena_->intern(bytes), opStart_);
     }
 
     std::int64_t readLong(std::uint64_t n) {
@@ -290,15 +401,15 @@ private:
         return static_cast<std::int64_t>(v);
     }
 
-    void memoPut(std::uint64_t index) { memo_[index] = top(); }
+    void memoPut(std::uint64_t index) { memo_.put(index, top()); }
 
     void memoGet(std::uint64_t index) {
-        const auto it = memo_.find(index);
-        if (it == memo_.end())
+        const auto* v = memo_.get(index);
+        if (!v)
             failHere(fmt::format("memo index {} was never stored (by BINPUT, LONG_BINPUT or "
                                  "MEMOIZE) before this point",
                                  index));
-        push(it->second);
+        push(*v);
     }
 
     [[noreturn]] void refuse(std::uint8_t code) {
@@ -332,7 +443,7 @@ private:
                                    name, describeByte(code), opStart_, detail, op::refusalReason(code)));
     }
 
-    PickleValue finish() {
+    PickleDocument finish() {
         if (!marks_.empty())
             failHere(fmt::format("STOP with {} unclosed MARK(s); expected every MARK to be consumed",
                                  marks_.size()));
@@ -344,7 +455,8 @@ private:
                  fmt::format("unexpected {} bytes after the STOP opcode at byte {}; expected the "
                              "file to end there",
                              data_.size() - pos_, opStart_));
-        return std::move(stack_.back());
+        detail::noteParsed(data_.size(), data_.size());
+        return PickleDocument(stack_.back(), std::move(arena_));
     }
 
     void step(std::uint8_t code) {
@@ -367,8 +479,8 @@ private:
                 return;
             }
             case op::MARK: marks_.push_back(stack_.size()); return;
-            case op::EMPTY_DICT: push(PickleValue::dict(opStart_)); return;
-            case op::EMPTY_LIST: push(PickleValue::list(opStart_)); return;
+            case op::EMPTY_DICT: push(newContainer(PickleValue::Kind::Dict)); return;
+            case op::EMPTY_LIST: push(newContainer(PickleValue::Kind::List)); return;
             case op::EMPTY_TUPLE: push(makeTuple({})); return;
             case op::NONE: push(PickleValue::none(opStart_)); return;
             case op::NEWTRUE: push(PickleValue::boolean(true, opStart_)); return;
@@ -408,40 +520,40 @@ private:
                 return;
             }
             case op::SHORT_BINUNICODE:
-                push(PickleValue::string(readText(readUnsignedLE(1, "the string length"), true), opStart_));
+                push(readText(readUnsignedLE(1, "the string length"), true));
                 return;
             case op::BINUNICODE:
-                push(PickleValue::string(readText(readUnsignedLE(4, "the string length"), true), opStart_));
+                push(readText(readUnsignedLE(4, "the string length"), true));
                 return;
             case op::BINUNICODE8:
-                push(PickleValue::string(readText(readUnsignedLE(8, "the string length"), true), opStart_));
+                push(readText(readUnsignedLE(8, "the string length"), true));
                 return;
             case op::SHORT_BINBYTES:
-                push(PickleValue::bytes(readText(readUnsignedLE(1, "the bytes length"), false), opStart_));
+                push(readText(readUnsignedLE(1, "the bytes length"), false));
                 return;
             case op::BINBYTES:
-                push(PickleValue::bytes(readText(readUnsignedLE(4, "the bytes length"), false), opStart_));
+                push(readText(readUnsignedLE(4, "the bytes length"), false));
                 return;
             case op::BINBYTES8:
-                push(PickleValue::bytes(readText(readUnsignedLE(8, "the bytes length"), false), opStart_));
+                push(readText(readUnsignedLE(8, "the bytes length"), false));
                 return;
             case op::TUPLE: push(makeTuple(popToMark())); return;
             case op::TUPLE1: {
-                auto a = pop();
-                push(makeTuple({std::move(a)}));
+                const auto a = pop();
+                push(makeTuple({a}));
                 return;
             }
             case op::TUPLE2: {
-                auto b = pop();
-                auto a = pop();
-                push(makeTuple({std::move(a), std::move(b)}));
+                const auto b = pop();
+                const auto a = pop();
+                push(makeTuple({a, b}));
                 return;
             }
             case op::TUPLE3: {
-                auto c = pop();
-                auto b = pop();
-                auto a = pop();
-                push(makeTuple({std::move(a), std::move(b), std::move(c)}));
+                const auto c = pop();
+                const auto b = pop();
+                const auto a = pop();
+                push(makeTuple({a, b, c}));
                 return;
             }
             case op::APPEND:
@@ -467,11 +579,12 @@ private:
 
 }  // namespace
 
-PickleValue readPickle(std::string_view data, const std::string& fileLabel, const PickleLimits& limits) {
-    return Reader(data, fileLabel, limits).run();
+PickleDocument readPickle(std::string_view data, const std::string& fileLabel, const PickleLimits& limits,
+                          PickleListObserver* observer) {
+    return Reader(data, fileLabel, limits, observer).run();
 }
 
-PickleValue readPickleFile(const std::filesystem::path& path, const PickleLimits& limits) {
+PickleDocument readPickleFile(const std::filesystem::path& path, const PickleLimits& limits) {
     const auto bytes = readFileText(path);
     return readPickle(bytes, path.string(), limits);
 }

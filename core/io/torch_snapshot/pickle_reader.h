@@ -8,6 +8,9 @@
 // was expected. It never executes anything and never crashes on bad input: lengths are checked
 // against the bytes that remain before anything is allocated, the stack and memo are checked
 // on every access, and nesting depth and the expanded size of shared references are bounded.
+//
+// It reports its byte position to the load progress (core/io/base/load_progress.h) every MiB,
+// which also checks the cancel flag.
 #include "core/io/torch_snapshot/pickle_value.h"
 
 #include <cstdint>
@@ -26,11 +29,23 @@ struct PickleLimits {
     std::int64_t maxExpandedSize = 0;
 };
 
+// Sees every dict the moment it becomes an item of a list, complete: from then on it may no
+// longer change. A memory snapshot is mostly such dicts (one per trace entry, millions in a big
+// file); an importer that knows what they mean decodes each one there and returns a tag >= 0,
+// and the reader drops the dict's entries, keeping only the tag (PickleValue::tag), so the
+// whole file is never held as a tree. Return -1 to keep the dict as it is. Errors thrown here
+// abort the read.
+class PickleListObserver {
+public:
+    virtual ~PickleListObserver() = default;
+    virtual std::int64_t dictAppended(const PickleValue& dict, const PickleValue& list) = 0;
+};
+
 // `fileLabel` names the input in errors. Throws ImportError with the byte offset of the
 // offending opcode.
-PickleValue readPickle(std::string_view data, const std::string& fileLabel,
-                       const PickleLimits& limits = {});
+PickleDocument readPickle(std::string_view data, const std::string& fileLabel, const PickleLimits& limits = {},
+                          PickleListObserver* observer = nullptr);
 
-PickleValue readPickleFile(const std::filesystem::path& path, const PickleLimits& limits = {});
+PickleDocument readPickleFile(const std::filesystem::path& path, const PickleLimits& limits = {});
 
 }  // namespace spillway

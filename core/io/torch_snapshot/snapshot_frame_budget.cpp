@@ -35,7 +35,7 @@ void SnapshotFrameBudget::charge(std::int64_t frames, std::int64_t bytes, const 
     usedFrames_ = add(usedFrames_, frames);
     usedBytes_ = add(usedBytes_, bytes);
     if (usedBytes_ <= limitBytes_) return;
-    throw ImportError(
+    throw FrameBudgetExceeded(
         where, fmt::format("the stack frames expand to {} frames ({}{}) once each allocation's "
                            "stack is copied; the limit is {} of frames for this file ({} bytes "
                            "per byte of the file, at least {}); refused as a memory bomb: the "

@@ -1,11 +1,13 @@
 #pragma once
-// Stack frames cost memory where they are copied, not where the pickle stores them. A pickle
-// shares a frame dict or a whole stack list through its memo for the price of a 2-byte BINGET,
-// but the decoder turns every list item into its own "file:line:function" string and the
-// profile gives every tensor its own copy of its stack (Tensor::frames). A 1 MB file whose 60
-// events share one 500k-frame list so became 30M strings (2 GB in `info`, a 660 MB JSON from
-// `convert`). The budget counts the frames by what they take once decoded and copied, and
-// refuses a file past it before any of them is made.
+// Stack frames cost memory where they are spelled out, not where the pickle stores them. A
+// pickle shares a frame dict or a whole stack list through its memo for the price of a 2-byte
+// BINGET, but a stack's list item becomes its own "file:line:function" string, and a profile
+// written out gives every tensor its own copy of its stack. A 1 MB file whose 60 events share
+// one 500k-frame list so became 30M strings (2 GB in `info`, a 660 MB JSON from `convert`)
+// before this budget. The decoder makes each distinct frame text and each distinct stack once
+// (shared by every event, block and tensor naming it) and charges each before making it; the
+// step builder charges the copies the tensors name. A file past the limit is refused before
+// the strings are made.
 //
 // The limit is 128 bytes per byte of the file, at least 64 MiB. The real snapshots of
 // shared/data/h200 (Python stacks) need 6 to 8. PyTorch writes each unique frame dict once and
@@ -19,6 +21,13 @@
 
 namespace spillway {
 
+// What SnapshotFrameBudget::charge throws: an ImportError, distinct from a structure error so
+// that code which tries a decode and falls back on failure never swallows it.
+class FrameBudgetExceeded : public ImportError {
+public:
+    using ImportError::ImportError;
+};
+
 class SnapshotFrameBudget {
 public:
     explicit SnapshotFrameBudget(std::uint64_t inputBytes);
@@ -30,8 +39,8 @@ public:
     // a + b, held at INT64_MAX instead of overflowing: costs are only compared with the limit.
     static std::int64_t add(std::int64_t a, std::int64_t b);
 
-    // Accounts for `frames` more frame strings taking `bytes`; past the limit, throws an
-    // ImportError at `where` (a place in the file, or the file as a whole).
+    // Accounts for `frames` more frame strings taking `bytes`; past the limit, throws
+    // FrameBudgetExceeded at `where` (a place in the file, or the file as a whole).
     void charge(std::int64_t frames, std::int64_t bytes, const SourceLocation& where);
 
     std::int64_t limitBytes() const { return limitBytes_; }

@@ -1,5 +1,7 @@
 #include "core/io/torch_snapshot/snapshot_window.h"
 
+#include <algorithm>
+
 namespace spillway {
 
 DeviceIterations findDeviceIterations(const std::vector<const SnapshotAllocation*>& allocations,
@@ -41,18 +43,47 @@ DeviceIterations findDeviceIterations(const std::vector<const SnapshotAllocation
     return out;
 }
 
+namespace {
+
+void addToWindow(const SnapshotAllocation& a, size_t index, const SnapshotWindow& w, WindowAllocations& out) {
+    SnapshotAllocation local = a;
+    local.allocEvent = a.allocEvent >= w.firstEvent ? a.allocEvent - w.firstEvent : -1;
+    local.freeEvent = a.freeEvent >= 0 && a.freeEvent < w.endEvent ? a.freeEvent - w.firstEvent : -1;
+    out.allocations.push_back(std::move(local));
+    out.source.push_back(index);
+}
+
+bool overlaps(const SnapshotAllocation& a, const SnapshotWindow& w) {
+    const bool madeAfter = a.allocEvent >= w.endEvent;
+    const bool freedBefore = a.freeEvent >= 0 && a.freeEvent < w.firstEvent;
+    return !madeAfter && !freedBefore;
+}
+
+// The first window that ends after `event` (windows.size() when none does).
+size_t windowAfter(const std::vector<SnapshotWindow>& windows, std::int64_t event) {
+    return static_cast<size_t>(std::upper_bound(windows.begin(), windows.end(), event,
+                                                [](std::int64_t e, const SnapshotWindow& w) { return e < w.endEvent; }) -
+                               windows.begin());
+}
+
+}  // namespace
+
 WindowAllocations sliceToWindow(const std::vector<const SnapshotAllocation*>& allocations, const SnapshotWindow& w) {
     WindowAllocations out;
+    for (size_t i = 0; i < allocations.size(); ++i)
+        if (overlaps(*allocations[i], w)) addToWindow(*allocations[i], i, w, out);
+    return out;
+}
+
+std::vector<WindowAllocations> sliceToWindows(const std::vector<const SnapshotAllocation*>& allocations,
+                                              const std::vector<SnapshotWindow>& windows) {
+    std::vector<WindowAllocations> out(windows.size());
     for (size_t i = 0; i < allocations.size(); ++i) {
         const auto& a = *allocations[i];
-        const bool madeAfter = a.allocEvent >= w.endEvent;
-        const bool freedBefore = a.freeEvent >= 0 && a.freeEvent < w.firstEvent;
-        if (madeAfter || freedBefore) continue;
-        SnapshotAllocation local = a;
-        local.allocEvent = a.allocEvent >= w.firstEvent ? a.allocEvent - w.firstEvent : -1;
-        local.freeEvent = a.freeEvent >= 0 && a.freeEvent < w.endEvent ? a.freeEvent - w.firstEvent : -1;
-        out.allocations.push_back(std::move(local));
-        out.source.push_back(i);
+        const auto first = a.allocEvent < 0 ? 0 : windowAfter(windows, a.allocEvent);
+        const auto last = a.freeEvent < 0 ? windows.size() : std::min(windows.size(), windowAfter(windows, a.freeEvent) + 1);
+        for (auto k = first; k < last; ++k)
+            if (overlaps(a, windows[k])) addToWindow(a, i, windows[k], out[k]);
     }
     return out;
 }

@@ -36,4 +36,9 @@ struct WindowAllocations {
 
 WindowAllocations sliceToWindow(const std::vector<const SnapshotAllocation*>& allocations, const SnapshotWindow& window);
 
+// The same for many windows (sorted, not overlapping) in one pass: what each overlaps, found
+// by the windows of an allocation's two ends rather than by scanning all of them per window.
+std::vector<WindowAllocations> sliceToWindows(const std::vector<const SnapshotAllocation*>& allocations,
+                                              const std::vector<SnapshotWindow>& windows);
+
 }  // namespace spillway

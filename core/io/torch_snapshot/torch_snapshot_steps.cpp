@@ -189,7 +189,7 @@ private:
             s.window = {0, eventCount};
             s.selected = sliceToWindow(allocations, s.window);
             s.rules.assign(s.selected.allocations.size(), nullptr);
-            for (const auto& w : iterations.windows) classifyInto(allocations, w, s);
+            classifyEachIteration(allocations, iterations.windows, s);
             for (size_t i = 0; i < s.rules.size(); ++i)
                 if (!s.rules[i]) {
                     const auto& a = s.selected.allocations[i];
@@ -211,22 +211,22 @@ private:
         return s;
     }
 
-    // Classifies the allocations made in iteration `w` (and, from the first iteration, the
-    // persistent ones) of the whole-trace selection `s`.
-    void classifyInto(const std::vector<const SnapshotAllocation*>& allocations, const SnapshotWindow& w,
-                      DeviceSelection& s) {
-        const auto local = sliceToWindow(allocations, w);
-        const auto kinds = classifySnapshotIteration(local.allocations, w.eventCount());
-        std::vector<std::int64_t> position(allocations.size(), -1);
-        for (size_t i = 0; i < s.selected.source.size(); ++i) position[s.selected.source[i]] = static_cast<std::int64_t>(i);
-        for (size_t i = 0; i < local.allocations.size(); ++i) {
-            const auto& a = local.allocations[i];
-            const auto at = position[local.source[i]];
-            const bool persistentHere = a.allocEvent < 0 && a.freeEvent < 0;
-            if (at < 0 || s.rules[static_cast<size_t>(at)]) continue;
-            if (a.allocEvent >= 0 || persistentHere) s.rules[static_cast<size_t>(at)] = kinds.rules[i];
+    // With every iteration kept, each allocation made in an iteration gets that iteration's
+    // rule, and the persistent ones the first iteration's. `s.selected` is the whole trace, so
+    // its positions are the allocations' own.
+    static void classifyEachIteration(const std::vector<const SnapshotAllocation*>& allocations,
+                                      const std::vector<SnapshotWindow>& windows, DeviceSelection& s) {
+        const auto slices = sliceToWindows(allocations, windows);
+        for (size_t k = 0; k < windows.size(); ++k) {
+            const auto& local = slices[k];
+            const auto kinds = classifySnapshotIteration(local.allocations, windows[k].eventCount());
+            for (size_t i = 0; i < local.allocations.size(); ++i) {
+                const auto& a = local.allocations[i];
+                auto& rule = s.rules[local.source[i]];
+                if (!rule && (a.allocEvent >= 0 || (a.allocEvent < 0 && a.freeEvent < 0))) rule = kinds.rules[i];
+            }
+            s.shapes.push_back({windows[k], kinds.shape});
         }
-        s.shapes.push_back({w, kinds.shape});
     }
 
     void addDevice(std::int64_t device, const std::vector<const SnapshotAllocation*>& allocations) {
@@ -272,7 +272,7 @@ private:
         t.bytes = a.bytes;
         t.job = device;
         t.address = a.address;
-        if (a.frames) t.frames = *a.frames;
+        if (a.frames) t.frames = a.frames;  // shared: one copy per distinct stack
         t.persistent = a.allocEvent < 0 && a.freeEvent < 0;
         t.kind = rule.kind;
         evidence_.add(rule.id, rule.text, rule.kind, a.bytes, rule.unclassified);
