@@ -1,4 +1,5 @@
 #include "core/io/gpu_activity/kernel_name_phases.h"
+#include "core/trace/ascii_case.h"
 
 #include <algorithm>
 #include <array>
@@ -9,19 +10,13 @@ namespace spillway::gpu_activity {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
 // The words of a function name: split at every character that is not a letter or digit, and
 // where a lower-case letter meets an upper-case one (fusedAdam -> fused, adam).
 std::vector<std::string> words(std::string_view name) {
     std::vector<std::string> out;
     std::string word;
     auto flush = [&] {
-        if (!word.empty()) out.push_back(lower(word));
+        if (!word.empty()) out.push_back(asciiLower(word));
         word.clear();
     };
     for (std::size_t i = 0; i < name.size(); ++i) {
@@ -59,8 +54,8 @@ std::string kernelFunctionName(std::string_view name) {
 }
 
 std::optional<KernelPhase> phaseOfKernelName(std::string_view name) {
-    const std::string all = lower(name);
-    const std::string function = lower(kernelFunctionName(name));
+    const std::string all = asciiLower(name);
+    const std::string function = asciiLower(kernelFunctionName(name));
     const auto ws = words(kernelFunctionName(name));
     if (contains(all, "multi_tensor_apply") ||
         hasWord(ws, {"sgd", "adam", "adamw", "adagrad", "rmsprop", "lamb", "lion", "optimizer"}))

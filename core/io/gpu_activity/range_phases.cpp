@@ -1,4 +1,5 @@
 #include "core/io/gpu_activity/range_phases.h"
+#include "core/trace/ascii_case.h"
 
 #include <algorithm>
 #include <array>
@@ -10,12 +11,6 @@
 namespace spillway::gpu_activity {
 
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
 
 // Strongest first: the index is the precedence.
 constexpr std::array<KernelPhase, 4> kPrecedence{KernelPhase::Optimizer, KernelPhase::Backward, KernelPhase::Loss,
@@ -29,7 +24,7 @@ std::size_t rank(KernelPhase p) {
 
 std::optional<KernelPhase> phaseOfRangeName(std::string_view name) {
     const auto comma = name.find(", ");
-    const std::string op = lower(name.substr(0, comma));
+    const std::string op = asciiLower(name.substr(0, comma));
     if (name.starts_with("Optimizer.") || op.find("optimizer") != std::string::npos) return KernelPhase::Optimizer;
     if (op.find("backward") != std::string::npos || op.starts_with("autograd::engine::evaluate_function"))
         return KernelPhase::Backward;

@@ -5,6 +5,7 @@
 // issued as the backward layer before the one that reads it starts. No link or memory awareness:
 // the same plan for every iteration and every job count.
 #include "core/policy/tensile/memory_schedule.h"
+#include "core/trace/ascii_case.h"
 #include "core/policy/tensile/multi_job_planners.h"
 #include "core/policy/tensile/peak_analysis.h"
 #include "core/policy/tensile/schedule_plans.h"
@@ -24,9 +25,7 @@ using namespace tensile;
 bool isBackward(KernelPhase phase) { return phase == KernelPhase::Loss || phase == KernelPhase::Backward; }
 
 bool isConvolution(const Kernel& kernel) {
-    std::string text = kernel.op + " " + kernel.name;
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return text.find("conv") != std::string::npos;
+    return asciiLower(kernel.op + " " + kernel.name).find("conv") != std::string::npos;
 }
 
 struct Offload {
