@@ -48,4 +48,11 @@ Nanoseconds hostLinkTime(const HardwareConfig& hardware, TransferDirection direc
     return checkedAdd(link.latency, transferTime(link, bytes), "a transfer's duration");
 }
 
+Nanoseconds discardUnmapTime(const HardwareConfig& hardware, std::int64_t blocks, Bytes bytes) {
+    if (blocks <= 0) return 0;
+    if (hardware.discardUnmapPerBlock > 0)
+        return checkedMul(blocks, hardware.discardUnmapPerBlock, "a discard's unmapping time");
+    return discardCurveTime(hardware.discardCost, bytes);
+}
+
 }  // namespace spillway

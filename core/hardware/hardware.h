@@ -3,6 +3,7 @@
 // fault-cost model. All integers (bytes, bytes per second, nanoseconds) so simulations are
 // repeatable bit for bit. Presets live in resources/hardware/*.json (see hardware_presets.h);
 // every field can be overridden by name with --set key=value (see hardware_keys.h).
+#include "core/hardware/discard_cost.h"
 #include "core/hardware/transfer_curve.h"
 #include "core/trace/units.h"
 
@@ -57,10 +58,14 @@ struct HardwareConfig {
     // (G10: 0.000000814 us per byte = 814 fs/B).
     std::int64_t allocFemtosecondsPerByte = 0;
     FaultModel faultModel = FaultModel::Analytic;
-    // UVM Discard (eager): unmapping a GPU-resident 2 MiB block (PTE clear + TLB invalidation,
-    // acknowledged by the GPU) costs this much on the critical path of the next kernel.
+    // UVM Discard (eager): one call's cost (PTE clear + TLB invalidation, acknowledged by the
+    // GPU) on the critical path of the next kernel, read off `discardCost` at the size it
+    // unmaps (Table 2 of the paper by default). `discardUnmapPerBlock` above 0 is the older
+    // flat price per GPU-resident block and wins over the curve (files and --set that give
+    // discard_unmap_ns keep their meaning; setting it to 0 clears the curve: discards are free).
     // The lazy variant only flips a software dirty bit and is charged nothing.
-    Nanoseconds discardUnmapPerBlock = 10'000;
+    Nanoseconds discardUnmapPerBlock = 0;
+    std::vector<DiscardCostPoint> discardCost = uvmDiscardTable2();
     // What every kernel costs besides its profiled time: launch and, in a replay, the events
     // timed around it (H200: 4.59 us per empty kernel, 7.70 us with two events). 0 = free.
     Nanoseconds kernelLaunch = 0;
@@ -92,5 +97,9 @@ Nanoseconds transferTime(const LinkSpec& link, Bytes bytes);
 // direction and mechanism when it has one, else the link's latency + bytes / bandwidth.
 Nanoseconds hostLinkTime(const HardwareConfig& hardware, TransferDirection direction, TransferMechanism mechanism,
                          Bytes bytes);
+
+// What an eager discard that unmaps `blocks` GPU-resident blocks holding `bytes` costs: the
+// per-block price when one is set, else the machine's discard cost curve (discard_cost.h).
+Nanoseconds discardUnmapTime(const HardwareConfig& hardware, std::int64_t blocks, Bytes bytes);
 
 }  // namespace spillway

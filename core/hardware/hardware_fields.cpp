@@ -63,9 +63,15 @@ std::vector<HardwareField> makeFields() {
     rows.push_back(field("fault_model", "", "how faults are charged: analytic (latency per batch + bytes "
                          "over the link) or g10-calibrated (G10's per-kernel model from PF/InputPF times)",
                          K::FaultModel, 0, 1, &HardwareConfig::faultModel));
-    rows.push_back(field("discard_unmap_ns", "discard_unmap", "UVM Discard (eager): cost of unmapping one "
-                         "GPU-resident 2 MiB block, on the critical path", K::Duration, 0, INT64_MAX,
-                         &HardwareConfig::discardUnmapPerBlock));
+    // A flat price per block replaces the discard_cost curve while it is above 0; 0 means free
+    // discards, as it always did, so setting 0 clears the curve too.
+    rows.push_back({"discard_unmap_ns", "discard_unmap", "UVM Discard (eager): a flat cost per unmapped "
+                    "GPU-resident 2 MiB block instead of the discard_cost curve (0 = free)", K::Duration, 0,
+                    INT64_MAX, [](const HardwareConfig& h) { return h.discardUnmapPerBlock; },
+                    [](HardwareConfig& h, std::int64_t v) {
+                        h.discardUnmapPerBlock = v;
+                        if (v == 0) h.discardCost.clear();
+                    }});
     rows.push_back(field("kernel_launch_ns", "kernel_launch", "what every kernel costs besides its profiled "
                          "time (launch; in a replay also the events around it)", K::Duration, 0, INT64_MAX,
                          &HardwareConfig::kernelLaunch));

@@ -7,6 +7,7 @@
 #include "core/io/base/json_object_reader.h"
 #include "core/hardware/hardware_fields.h"
 #include "core/hardware/hardware_presets.h"
+#include "core/hardware/hardware_units.h"
 #include "core/hardware/transfer_curve_json.h"
 #include "core/trace/number_limits.h"
 
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -105,13 +107,50 @@ void readGroup(HardwareConfig& hardware, const OrderedJsonObjectReader& top, con
     const auto members = expectedMembers(key);
     if (members.empty())
         top.fail(top.at(key), "unknown key \"" + key + "\"; expected \"format\", \"id\", \"description\", "
-                              "\"sources\", \"transfers\" or one of " + expectedMembers(""));
+                              "\"sources\", \"transfers\", \"discard_cost\" or one of " + expectedMembers(""));
     const auto group = top.object(key, "an object with " + members);
     for (const auto& [member, value] : group.json().items()) {
         const HardwareField* nested = fieldNamed(key + "." + member);
         if (!nested) group.fail(group.at(member), "unknown key \"" + member + "\"; expected " + members);
         readField(hardware, *nested, group, member);
     }
+}
+
+// "discard_cost": {"points": [["2MiB", "4us"], ["8MiB", "7us"], ...]}: what one eager discard
+// costs by the size it unmaps (discard_cost.h).
+std::vector<DiscardCostPoint> readDiscardCost(const OrderedJsonObjectReader& r) {
+    r.allowOnly({"points"});
+    const auto& points = r.array("points", "an array of [size, time] pairs");
+    std::vector<DiscardCostPoint> out;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const std::string at = r.at("points") + "/" + std::to_string(i);
+        if (!points[i].is_array() || points[i].size() != 2)
+            r.fail(at, "expected a [size, time] pair, e.g. [\"2MiB\", \"4us\"]");
+        auto quantity = [&](const ordered_json& v, const std::string& pointer, auto parse, const char* what) {
+            if (v.is_number_integer() || v.is_number_unsigned()) {
+                const std::int64_t n = r.integerAt(v, pointer);
+                if (n < 0) r.fail(pointer, std::string("expected ") + what + ", not a negative number");
+                return n;
+            }
+            if (!v.is_string()) r.fail(pointer, std::string("expected ") + what + " (a number or a string with a unit)");
+            try {
+                return parse(v.get<std::string>());
+            } catch (const std::invalid_argument& e) {
+                r.fail(pointer, e.what());
+            }
+        };
+        out.push_back({quantity(points[i][0], at + "/0", parseByteSize, "a size"),
+                       quantity(points[i][1], at + "/1", parseDuration, "a duration")});
+        // What discardCostProblem refuses, at the point's own pointer.
+        if (out.back().bytes <= 0) r.fail(at + "/0", "expected a positive size");
+        if (const std::string why = outOfBytesRange(out.back().bytes); !why.empty()) r.fail(at + "/0", why);
+        if (const std::string why = outOfDurationRange(out.back().time); !why.empty()) r.fail(at + "/1", why);
+        if (i > 0 && out.back().bytes <= out[i - 1].bytes)
+            r.fail(at + "/0", "sizes must ascend: " + std::to_string(out.back().bytes) + " bytes after " +
+                                  std::to_string(out[i - 1].bytes));
+    }
+    if (out.empty()) r.fail(r.at("points"), "expected at least one measured point");
+    return out;
 }
 
 }  // namespace
@@ -124,6 +163,8 @@ HardwareConfig parseHardwareJson(std::string_view text, const std::string& label
         r.fail("/format", "expected \"format\": \"spillway.hardware/1\"");
     HardwareConfig hardware;
     hardware.id = r.nonEmptyString("id");
+    // Set last: discard_unmap_ns of 0 (a file this program wrote) clears the curve wherever it is.
+    std::optional<std::vector<DiscardCostPoint>> discardCost;
     // Members in the file's order, so the first wrong one is the one reported.
     for (const auto& [key, value] : doc.items()) {
         if (key == "format" || key == "id") continue;
@@ -134,12 +175,15 @@ HardwareConfig parseHardwareJson(std::string_view text, const std::string& label
             for (size_t i = 0; i < sources.size(); ++i) r.stringAt(sources[i], r.at(key) + "/" + std::to_string(i));
         } else if (key == "transfers") {
             hardware.measured = readMeasuredTransfers(r.object(key, "an object of measured transfer curves"));
+        } else if (key == "discard_cost") {
+            discardCost = readDiscardCost(r.object(key, "an object with \"points\""));
         } else if (const HardwareField* flat = fieldNamed(key)) {
             readField(hardware, *flat, r, key);
         } else {
             readGroup(hardware, r, key);
         }
     }
+    if (discardCost) hardware.discardCost = std::move(*discardCost);
     try {
         checkHardware(hardware);
     } catch (const std::invalid_argument& e) {
@@ -164,6 +208,11 @@ std::string writeHardwareJson(const HardwareConfig& hardware) {
             doc[f.name] = value;
         else
             doc[f.name.substr(0, dot)][f.name.substr(dot + 1)] = value;
+    }
+    if (!hardware.discardCost.empty()) {
+        ordered_json points = ordered_json::array();
+        for (const auto& p : hardware.discardCost) points.push_back({formatByteSize(p.bytes), formatDuration(p.time)});
+        doc["discard_cost"]["points"] = std::move(points);
     }
     if (!hardware.measured.empty()) doc["transfers"] = writeMeasuredTransfers(hardware.measured);
     return doc.dump(2) + "\n";

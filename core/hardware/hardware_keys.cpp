@@ -132,6 +132,7 @@ void checkHardware(const HardwareConfig& hardware) {
     if (hardware.weightsStartOn == Tier::Ssd && hardware.ssdToGpu.bytesPerSecond <= 0 &&
         (hardware.ssdToHost.bytesPerSecond <= 0 || hardware.hostToGpu.bytesPerSecond <= 0))
         fail("weights_start_on is ssd but there is no path from the SSD to the GPU");
+    if (const std::string why = discardCostProblem(hardware.discardCost); !why.empty()) fail("discard_cost: " + why);
     try {
         checkMeasuredTransfers(hardware.measured);
     } catch (const std::invalid_argument& e) {

@@ -1,25 +1,26 @@
 // MOST (Kim et al.), the flowchart of its Fig. 3 on Spillway's model; docs/policies.md
-// says how we read the parts the paper leaves open.
+// says how we read the parts the paper leaves open, and most_planner.h lists the variants.
 //
 // For every inactive interval, in descending order of eviction benefit B = size x interval time:
 //  - skip it when no kernel of the interval is over GPU capacity (nothing to relieve), and stop
 //    once no kernel anywhere is;
-//  - pre-evict right after the use; the memory is free once the eviction has crossed the link,
-//    queued behind the evictions already planned (the GPU->SSD link is one FIFO);
-//  - P_safe = the latest kernel at which a prefetch, queued behind the prefetches already planned
-//    on the SSD->GPU link, lands before the next use; when even the kernel after the eviction is
-//    too late, P_safe is that one;
+//  - pre-evict right after the use; the memory is free once the eviction has crossed the link
+//    (with link queues: queued behind the evictions already planned);
+//  - P_safe = the latest kernel at which a prefetch lands before the next use; when even the
+//    kernel after the eviction is too late, P_safe is that one;
 //  - if prefetching at P_safe brings the tensor back into a GPU that is not over capacity and
-//    delays no planned prefetch past its use, prefetch at P_safe;
-//  - otherwise, for every prefetch kernel p from P_safe to the use, total(p) = Oversub_stall(p)
-//    (evicting on the critical path to make room for the tensor from p on) + P_delay(p) (how late
-//    this prefetch lands, plus how much later it makes the planned prefetches behind it land);
-//    take the p with the lowest total, and migrate only when that total is below the
-//    oversubscription stall of keeping the tensor resident through the interval.
+//    is not late, prefetch at P_safe;
+//  - otherwise (Fig3): for every prefetch kernel p from P_safe to the use, Oversub_stall(p) = the
+//    eviction latency UVM would pay for this tensor at every oversubscribed kernel from the
+//    eviction to p, P_delay(p) = how late the prefetch lands (plus, with link queues, how much
+//    later it makes the planned prefetches land); take the p with the lowest Oversub_stall +
+//    P_delay, and migrate if that total is > 0 and Oversub_stall(p) > P_delay(p).
+//    (OneEviction, the planner before issue 18, compares with one eviction of keeping instead.)
 #include "core/analysis/inactive_intervals.h"
 #include "core/analysis/peak.h"
 #include "core/policy/fault_free_completion.h"
 #include "core/policy/most_link_queue.h"
+#include "core/policy/most_planner.h"
 #include "core/policy/most_stall_model.h"
 #include "core/policy/planners.h"
 
@@ -42,6 +43,7 @@ struct Migration {
     int eviction = 0;               // its transfer in the GPU->SSD queue
     std::int64_t prefetchAt = 0;    // unrolled kernel positions
     std::int64_t use = 0;
+    std::int64_t evicted = 0;       // the kernel its eviction lands in, without link queues
 };
 
 // One candidate interval on the unrolled axis, and how long its tensor takes over each link.
@@ -67,9 +69,10 @@ struct PrefetchScan {
 // and the migrations planned so far.
 class MostPlanner {
 public:
-    MostPlanner(const Profile& profile, const HardwareConfig& hardware, Plan plan)
+    MostPlanner(const Profile& profile, const HardwareConfig& hardware, const MostOptions& options, Plan plan)
         : profile_(profile),
           hardware_(hardware),
+          options_(options),
           n_(static_cast<std::int64_t>(profile.kernels.size())),
           liveness_(computeLiveness(profile)),
           peakBytes_(theoreticalPeak(profile, liveness_).liveBytes),
@@ -77,7 +80,9 @@ public:
           // One FIFO per direction of the link MOST migrates over, repeating every iteration.
           outQueue_(model_.startOf(n_)),
           inQueue_(model_.startOf(n_)),
-          plan_(std::move(plan)) {}
+          plan_(std::move(plan)),
+          queues_(options.linkQueues == MostOptions::LinkQueues::Auto ? !model_.uvmEvictsOverOutLink()
+                                                                      : options.linkQueues == MostOptions::LinkQueues::On) {}
 
     Plan run() {
         for (const auto& c : candidates()) {
@@ -91,6 +96,7 @@ public:
         plan_.notes["migrations_traded_against_delay"] = std::to_string(traded_);
         plan_.notes["migrations_declined"] = std::to_string(declined_);
         plan_.notes["foreseen_late_prefetch_ns"] = std::to_string(foreseenDelay_);
+        plan_.notes["link_queues"] = queues_ ? "yes" : "no";
         plan_.notes["oversubscribed_after_plan"] = model_.anyOversubscription() ? "yes" : "no";
         return std::move(plan_);
     }
@@ -103,18 +109,24 @@ private:
     Nanoseconds lateness(std::int64_t p, const Window& w) const;
     PrefetchScan scanPrefetchKernels(const Window& w, std::int64_t evicted) const;
     std::optional<std::int64_t> choosePrefetch(const Window& w, const PrefetchScan& s, Nanoseconds keepStall);
-    void addMigration(const Window& w, std::int64_t prefetchAt);
+    std::optional<std::int64_t> chooseFig3(const Window& w, std::int64_t evicted);
+    Nanoseconds knockOn(std::int64_t p, const Window& w) const;
+    Nanoseconds evictionLands(const Window& w) const;
+    void addMigration(const Window& w, std::int64_t prefetchAt, std::int64_t evicted);
     void rebuildEstimate();
     void mapLocalTensors();
 
     const Profile& profile_;
     const HardwareConfig& hardware_;
+    const MostOptions options_;
     const std::int64_t n_;
     const Liveness liveness_;
     const std::vector<Bytes> peakBytes_;
     MostStallModel model_;
     MostLinkQueue outQueue_, inQueue_;
     Plan plan_;
+    // Whether the planner sees the links as queues (MostOptions::LinkQueues).
+    const bool queues_;
     std::vector<Migration> planned_;
     std::int64_t safe_ = 0, traded_ = 0, declined_ = 0;
     Nanoseconds foreseenDelay_ = 0;
@@ -143,15 +155,28 @@ void MostPlanner::consider(const InactiveInterval& iv) {
     w.use = w.first + iv.kernelCount;
     const Bytes keepExcess = std::min(w.size, model_.worstExcess(w.first, w.use));
     if (keepExcess <= 0) return;
-    const Nanoseconds keepStall = stallOfKeeping(keepExcess, w.first, w.use);
 
     w.evictTime = model_.outLink().latency + transferTime(model_.outLink(), w.size);
-    const Nanoseconds evictLands = outQueue_.finishIfAdded(model_.startOf(w.first), w.evictTime);
-    const std::int64_t evicted = model_.kernelAt(evictLands, w.use);
+    const std::int64_t evicted = model_.kernelAt(evictionLands(w), w.use);
     if (evicted + 1 >= w.use) return;  // the memory would never be free before the use
     w.fetchTime = model_.inLink().latency + transferTime(model_.inLink(), w.size);
-    const PrefetchScan scan = scanPrefetchKernels(w, evicted);
-    if (const auto prefetchAt = choosePrefetch(w, scan, keepStall)) addMigration(w, *prefetchAt);
+    std::optional<std::int64_t> prefetchAt;
+    if (options_.rule == MostOptions::Rule::OneEviction)
+        prefetchAt = choosePrefetch(w, scanPrefetchKernels(w, evicted), stallOfKeeping(keepExcess, w.first, w.use));
+    else
+        prefetchAt = chooseFig3(w, evicted);
+    if (prefetchAt) addMigration(w, *prefetchAt, evicted);
+}
+
+// When the pre-eviction issued after the use has crossed the link.
+Nanoseconds MostPlanner::evictionLands(const Window& w) const {
+    const Nanoseconds issue = model_.startOf(w.first);
+    return queues_ ? outQueue_.finishIfAdded(issue, w.evictTime) : issue + w.evictTime;
+}
+
+// How much later the planned prefetches would land past their uses if this one were queued at p.
+Nanoseconds MostPlanner::knockOn(std::int64_t p, const Window& w) const {
+    return queues_ ? inQueue_.addedLateness(model_.startOf(p), w.fetchTime) : 0;
 }
 
 // The oversubscription stall of keeping the tensor resident: evicting its share of the excess
@@ -169,7 +194,7 @@ Nanoseconds MostPlanner::oversubAt(Bytes bytes, std::int64_t k) const {
     if (bytes <= 0) return 0;
     const auto& link = model_.uvmEvictionLink();
     const Nanoseconds evict = link.latency + transferTime(link, bytes);
-    if (!model_.uvmEvictsOverOutLink()) return hardware_.faultLatency + evict;
+    if (!queues_ || !model_.uvmEvictsOverOutLink()) return hardware_.faultLatency + evict;
     const Nanoseconds t = model_.startOf(k) + hardware_.faultLatency;
     return hardware_.faultLatency + outQueue_.finishIfAdded(t, evict) - t;
 }
@@ -177,6 +202,7 @@ Nanoseconds MostPlanner::oversubAt(Bytes bytes, std::int64_t k) const {
 // P_delay of a prefetch issued at p: how far it lands, behind the planned prefetches,
 // after the use starts. It grows with p (a FIFO finishes later what it gets later).
 Nanoseconds MostPlanner::lateness(std::int64_t p, const Window& w) const {
+    if (!queues_) return std::max<Nanoseconds>(0, model_.startOf(p) + w.fetchTime - model_.startOf(w.use));
     return std::max<Nanoseconds>(0, inQueue_.finishIfAdded(model_.startOf(p), w.fetchTime) - model_.startOf(w.use));
 }
 
@@ -209,29 +235,65 @@ PrefetchScan MostPlanner::scanPrefetchKernels(const Window& w, std::int64_t evic
 // stall it causes the planned prefetches behind it, is below keeping the tensor; else none.
 std::optional<std::int64_t> MostPlanner::choosePrefetch(const Window& w, const PrefetchScan& s, Nanoseconds keepStall) {
     // The stall this prefetch would cause the planned ones queued behind it.
-    const Nanoseconds knockOnAtSafe = inQueue_.addedLateness(model_.startOf(s.pSafe), w.fetchTime);
+    const Nanoseconds knockOnAtSafe = knockOn(s.pSafe, w);
     if (s.oversubAtSafe == 0 && s.delayAtSafe == 0 && knockOnAtSafe == 0) {
         ++safe_;
         return s.pSafe;
     }
-    const Nanoseconds knockOn =
-        s.bestP == s.pSafe ? knockOnAtSafe : inQueue_.addedLateness(model_.startOf(s.bestP), w.fetchTime);
-    if (s.bestTotal + knockOn >= keepStall) {
+    const Nanoseconds knockOnAtBest = s.bestP == s.pSafe ? knockOnAtSafe : knockOn(s.bestP, w);
+    if (s.bestTotal + knockOnAtBest >= keepStall) {
         ++declined_;
         return std::nullopt;
     }
-    foreseenDelay_ += lateness(s.bestP, w) + knockOn;
+    foreseenDelay_ += lateness(s.bestP, w) + knockOnAtBest;
     ++traded_;
     return s.bestP;
 }
 
-void MostPlanner::addMigration(const Window& w, std::int64_t prefetchAt) {
+// Fig. 3 after the eviction: P_safe; prefetch there if the tensor comes back into a GPU with
+// room and on time; otherwise the p with the lowest total stall Oversub_stall + P_delay
+// (Fig3MostRelief: the largest Oversub_stall - P_delay), migrated if the total is > 0 and its
+// Oversub_stall exceeds its P_delay. Oversub_stall(p) sums, over the kernels from the eviction to
+// p, the eviction UVM would do at each oversubscribed one to make room for this tensor's share.
+std::optional<std::int64_t> MostPlanner::chooseFig3(const Window& w, std::int64_t evicted) {
+    std::int64_t pSafe = evicted + 1;
+    for (std::int64_t p = w.use - 1; p > evicted; --p)
+        if (lateness(p, w) == 0) { pSafe = p; break; }
+    if (model_.worstExcess(pSafe, w.use) == 0 && lateness(pSafe, w) == 0 && knockOn(pSafe, w) == 0) {
+        ++safe_;
+        return pSafe;
+    }
+    // Oversub_stall up to P_safe, then p by p. Fig3MostRelief minimises the stall left with the
+    // prefetch at p: the whole interval's oversubscription stall - Oversub_stall(p) + P_delay(p).
+    Nanoseconds oversub = 0;
+    for (std::int64_t k = evicted + 1; k < pSafe; ++k)
+        oversub += oversubAt(std::min(w.size, model_.worstExcess(k, k + 1)), k);
+    const bool lowestSum = options_.rule == MostOptions::Rule::Fig3;
+    std::int64_t bestP = pSafe;
+    Nanoseconds bestOversub = 0, bestDelay = 0, bestScore = 0;
+    for (std::int64_t p = pSafe; p < w.use; ++p) {
+        if (p > pSafe) oversub += oversubAt(std::min(w.size, model_.worstExcess(p - 1, p)), p - 1);
+        const Nanoseconds delay = lateness(p, w);
+        const Nanoseconds score = lowestSum ? oversub + delay : delay - oversub;
+        if (p == pSafe || score < bestScore) { bestScore = score; bestP = p; bestOversub = oversub; bestDelay = delay; }
+    }
+    bestDelay += knockOn(bestP, w);
+    if (bestOversub + bestDelay <= 0 || bestOversub <= bestDelay) {
+        ++declined_;
+        return std::nullopt;
+    }
+    foreseenDelay_ += bestDelay;
+    ++traded_;
+    return bestP;
+}
+
+void MostPlanner::addMigration(const Window& w, std::int64_t prefetchAt, std::int64_t evicted) {
     const TensorId id = profile_.tensors[w.tensorPos].id;
     plan_.directives.push_back({w.first % n_, DirectiveKind::PreEvict, id, model_.target()});
     plan_.directives.push_back({prefetchAt % n_, DirectiveKind::Prefetch, id, Tier::Gpu});
     const int eviction = outQueue_.add(model_.startOf(w.first), w.evictTime);
     inQueue_.add(model_.startOf(prefetchAt), w.fetchTime, model_.startOf(w.use));
-    planned_.push_back({w.size, eviction, prefetchAt, w.use});
+    planned_.push_back({w.size, eviction, prefetchAt, w.use, evicted});
     rebuildEstimate();
 }
 
@@ -242,7 +304,8 @@ void MostPlanner::rebuildEstimate() {
     const std::int64_t n = n_;
     std::vector<Bytes> delta(static_cast<size_t>(2 * n) + 1, 0);
     for (const auto& m : planned_) {
-        const std::int64_t from = model_.kernelAt(outQueue_.finishOf(m.eviction), m.use) + 1;
+        const std::int64_t from =
+            (queues_ ? model_.kernelAt(outQueue_.finishOf(m.eviction), m.use) : m.evicted) + 1;
         if (from >= m.prefetchAt) continue;
         delta[static_cast<size_t>(from)] -= m.bytes;
         delta[static_cast<size_t>(m.prefetchAt)] += m.bytes;
@@ -272,11 +335,15 @@ void MostPlanner::mapLocalTensors() {
 
 }  // namespace
 
-Plan planMost(const Profile& profile, const HardwareConfig& hardware) {
+Plan planMostWith(const Profile& profile, const HardwareConfig& hardware, const MostOptions& options) {
     Plan plan;
     plan.policy = "most";
     if (profile.kernels.empty()) return plan;
-    return MostPlanner(profile, hardware, std::move(plan)).run();
+    return MostPlanner(profile, hardware, options, std::move(plan)).run();
+}
+
+Plan planMost(const Profile& profile, const HardwareConfig& hardware) {
+    return planMostWith(profile, hardware, MostOptions{});
 }
 
 // MOST's plan, completed so that nothing faults: where MOST kept a tensor on an oversubscribed

@@ -2,6 +2,7 @@
 
 #include "core/analysis/profile_totals.h"
 #include "core/policy/planners.h"
+#include "core/policy/uvm_opt_planner.h"
 
 #include <stdexcept>
 
@@ -10,6 +11,9 @@ namespace spillway {
 const std::vector<PlannerInfo>& planners() {
     static const std::vector<PlannerInfo> list{
         {"uvm", "UVM demand paging with LRU eviction; no directives", planUvm},
+        {"uvm-opt", "UVM Discard's UVM-opt baseline: UVM with a prefetch of every non-persistent tensor "
+                    "before each kernel that uses it (compare with uvm-opt+discard)",
+         planUvmOpt},
         {"deepum", "DeepUM: correlation prefetching from kernel-to-kernel access history", planDeepUm},
         {"deepum-lookahead", "DeepUM as G10 models it: prefetch the tensors of the kernel 8 ahead",
          planDeepUmLookahead},

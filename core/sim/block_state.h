@@ -20,7 +20,10 @@ struct Block {
     Bytes bytes = 0;
     std::int32_t tensor = -1;      // position in Profile::tensors
     BlockLoc loc = BlockLoc::Absent;
-    bool dead = false;             // lazily discarded: contents invalid, reclaim without write-back
+    bool dead = false;             // discarded, still on the GPU: contents invalid, reclaim without write-back
+    // dead by an eager discard: its mapping is gone, so a kernel's use faults to map it again
+    // (no zeroing, no copy: UVM Discard section 5.7); a prefetch maps it again for nothing.
+    bool unmapped = false;
     bool discarded = false;        // Absent because a discard dropped it (the views draw it)
     Nanoseconds readyAt = 0;       // Gpu: when the data is there; Host/Ssd: when the copy lands
     // loc == Host only: bytes of the block that are on SSD instead. G10 places pages one by one

@@ -45,6 +45,8 @@ void checkHardware(const HardwareConfig& hw) {
         if (const std::string why = outOfDurationRange(value); !why.empty())
             throw std::invalid_argument(std::string(name) + ": " + why);
     checkMeasuredTransfers(hw.measured);  // before a curve prices a transfer
+    if (const std::string why = discardCostProblem(hw.discardCost); !why.empty())
+        throw std::invalid_argument("discard_cost: " + why);
 }
 
 // The block table's sizes, once the machine and the profile have passed the checks that must

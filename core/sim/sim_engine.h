@@ -150,7 +150,9 @@ private:
     std::priority_queue<TimedBytes, std::vector<TimedBytes>, std::greater<>> arrivals_;
     Bytes releasingBytes_ = 0;
     Bytes arrivingBytes_ = 0;
-    std::deque<std::int32_t> deadQueue_;  // lazily discarded GPU blocks: first victims
+    // Discarded GPU blocks (lazy, and eager ones after their unmapping), oldest first: the
+    // first victims, reclaimed without a write-back (UVM Discard's discarded page queue, 5.5).
+    std::deque<std::int32_t> deadQueue_;
     std::int64_t stamp_ = 0;
     std::int64_t currentPos_ = 0;  // profile position of the kernel being run
     std::vector<TensorLiveness> liveness_;

@@ -77,8 +77,10 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Gpu) {
-            // A lazily discarded block that is still resident is simply made valid again.
+            // A discarded block not yet reclaimed is simply valid again: the lazy variant's
+            // dirty bit is set, the eager one's mapping made again (no zeroing, no copy).
             x.dead = false;
+            x.unmapped = false;
             x.prefetchStamp = stamp_;
             x.keepUntilStamp = std::max(x.keepUntilStamp, keepUntilStamp);
             if (reorderOnUse_) blocks_.touch(b);
@@ -168,7 +170,8 @@ void Engine::preEvict(std::int32_t tensor, Tier target, Nanoseconds t) {
 }
 
 Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
-    std::int64_t unmapped = 0;  // GPU blocks unmapped; priced once below
+    std::int64_t unmapped = 0;  // GPU blocks unmapped; priced once below, as one call of their size
+    Bytes unmappedBytes = 0;
     for (std::int32_t b = blocks_.firstBlock(tensor); b < blocks_.endBlock(tensor); ++b) {
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Absent) continue;
@@ -183,11 +186,22 @@ Nanoseconds Engine::discard(std::int32_t tensor, bool eager) {
             }
             continue;
         }
-        if (x.loc == BlockLoc::Gpu) ++unmapped;  // its write-back on eviction is avoided
-        dropBlock(b);
-        x.discarded = true;
+        if (x.loc != BlockLoc::Gpu) {
+            dropBlock(b);  // host/SSD copy of dead data: released, nothing to move
+            x.discarded = true;
+            continue;
+        }
+        if (x.dead && x.unmapped) continue;  // discarded before and not used since: nothing to unmap
+        // Eager (5.1, 5.6): the mapping goes now and is paid for; the page itself stays in the
+        // discarded queue until eviction reclaims it (no write-back) or a use recovers it.
+        ++unmapped;
+        unmappedBytes += x.bytes;
+        if (!x.dead) deadQueue_.push_back(b);
+        x.dead = true;
+        x.unmapped = true;
+        x.keepUntilStamp = -1;  // dead data is not worth sparing for a prefetcher's hint
     }
-    return checkedMul(unmapped, hw_.discardUnmapPerBlock, "a discard's unmapping time");
+    return discardUnmapTime(hw_, unmapped, unmappedBytes);
 }
 
 void Engine::release(std::int32_t tensor, bool recompute) {

@@ -34,6 +34,12 @@ Residence Engine::residenceOf(std::int32_t tensor, Nanoseconds at) const {
             discarded |= x.discarded;
             continue;
         }
+        // Eagerly discarded: the page waits in the discarded queue, but nothing maps it and its
+        // data is gone, which is what the views draw.
+        if (x.loc == BlockLoc::Gpu && x.dead && x.unmapped) {
+            discarded = true;
+            continue;
+        }
         if (x.readyAt > at) return Residence::InFlight;
         gpu |= x.loc == BlockLoc::Gpu;
         host |= x.loc == BlockLoc::Host;
@@ -137,9 +143,12 @@ Engine::KernelNeeds Engine::classifyBlocks(const KernelTensors& kt, Nanoseconds 
                 if (x.loc == BlockLoc::Gpu) {
                     if (reorderOnUse_) blocks_.touch(b);
                     if (x.dead) {
-                        // Used after a lazy discard without a prefetch: refault as zero-fill.
+                        // Used after a discard without a prefetch, before reclamation. Lazy:
+                        // refault as zero-fill. Eager: the page is still there, only its mapping
+                        // is gone: a fault maps it again, nothing zeroed or copied (5.7).
+                        if (!x.unmapped) side.zeroFill += x.bytes;
                         x.dead = false;
-                        side.zeroFill += x.bytes;
+                        x.unmapped = false;
                         needs.demand.pages += ceilDiv(x.bytes, hw_.pageSize);
                     }
                     needs.prefetchArrival = std::max(needs.prefetchArrival, x.readyAt);

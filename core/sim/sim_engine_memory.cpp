@@ -99,6 +99,7 @@ void Engine::placeOnGpu(std::int32_t b, Nanoseconds readyAt) {
     block.loc = BlockLoc::Gpu;
     block.readyAt = readyAt;
     block.dead = false;
+    block.unmapped = false;
     block.discarded = false;
     gpuUsed_ += block.bytes;
     blocks_.touch(b);
@@ -121,6 +122,7 @@ void Engine::dropBlock(std::int32_t b) {
     // A lazily discarded block reclaimed under pressure is discarded data, not a freed tensor.
     block.discarded = block.dead;
     block.dead = false;
+    block.unmapped = false;
 }
 
 // One transfer per destination: the latency is paid once per eviction burst.
@@ -153,7 +155,7 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
                (forKernel || (x.prefetchStamp != stamp_ && x.keepUntilStamp < stamp_));
     };
     while (hw_.gpuCapacity - gpuUsed_ + releasingBytes_ + toHost + toSsd < need) {
-        // Lazily discarded blocks go first and leave without a write-back.
+        // Discarded blocks (eager or lazy) go first, oldest first, and leave without a write-back.
         while (!deadQueue_.empty() && !(blocks_[deadQueue_.front()].dead && victimOk(deadQueue_.front())))
             deadQueue_.pop_front();
         if (!deadQueue_.empty()) {

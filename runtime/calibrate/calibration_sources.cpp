@@ -85,7 +85,9 @@ void addDuplexSources(const RawMeasurements& raw, std::vector<std::string>& out)
 
 void addDiscardSources(const RawMeasurements& raw, const HardwareConfig& hw, std::vector<std::string>& out) {
     if (!raw.discard.refused.empty() || raw.discard.seconds.empty())
-        out.push_back(fmt::format("discard_unmap: kept the default {}: {}", formatDuration(hw.discardUnmapPerBlock),
+        out.push_back(fmt::format("discard_unmap: kept the default {}: {}",
+                                  hw.discardUnmapPerBlock > 0 ? formatDuration(hw.discardUnmapPerBlock)
+                                                              : std::string("(UVM Discard's Table 2 curve, discard_cost)"),
                                   raw.discard.refused.empty()
                                       ? "not measured"
                                       : "the driver refused cudaMemDiscardBatchAsync (" + raw.discard.refused + ")"));

@@ -137,7 +137,7 @@ Nanoseconds ModelRun::cost(ReplayCall call, const ReplayDirective& d, Nanosecond
         }
         case ReplayCall::Discard: {
             const Bytes blocks = (bytes + hw_.blockSize - 1) / hw_.blockSize;
-            const Nanoseconds c = blocks * hw_.discardUnmapPerBlock;
+            const Nanoseconds c = discardUnmapTime(hw_, blocks, bytes);
             pages_.set(d.range.offset, bytes, PageState::Untouched, start + c);
             return c;
         }

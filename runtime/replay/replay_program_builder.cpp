@@ -372,7 +372,7 @@ void ProgramBuilder::modelCost(ReplayDirective& d, TensorState& s) const {
         }
         case ReplayAction::Discard: {
             const Bytes blocks = hw_.blockSize > 0 ? (bytes + hw_.blockSize - 1) / hw_.blockSize : 1;
-            d.modelledDuration = blocks * hw_.discardUnmapPerBlock;
+            d.modelledDuration = discardUnmapTime(hw_, blocks, bytes);
             d.modelledPath = "unmap";
             s.dropped = true;
             break;

@@ -158,7 +158,7 @@ private slots:
         QCOMPARE(hw.allocFemtosecondsPerByte, HardwareConfig{}.allocFemtosecondsPerByte);
         const auto sources = calibrationSources(raw, hw);
         QVERIFY(anySourceContains(sources,
-                                  "discard_unmap: kept the default 10us: the driver refused "
+                                  "discard_unmap: kept the default (UVM Discard's Table 2 curve, discard_cost): the driver refused "
                                   "cudaMemDiscardBatchAsync (cudaErrorNotSupported"));
         QVERIFY(anySourceContains(sources,
                                   "alloc_fs_per_byte: kept the default 0: the driver refused "

@@ -63,8 +63,8 @@ private slots:
         QVERIFY(p.directives[1].source == Tier::Host);
         QVERIFY(!p.directives[1].afterDrop);
         QCOMPARE(p.directives[1].modelledDuration, kWeightPrefetchNs);
-        // Eager discard: one 2 MiB block at the default 10 us per block.
-        QCOMPARE(p.directives[2].modelledDuration, Nanoseconds(10'000));
+        // Eager discard: one 2 MiB block, 4 us by the default cost curve (UVM Discard, Table 2).
+        QCOMPARE(p.directives[2].modelledDuration, Nanoseconds(4'000));
         // A prefetch after a discard zero-fills: no copy (no allocation cost on this machine).
         QVERIFY(p.directives[3].afterDrop);
         QCOMPARE(p.directives[3].modelledPath, std::string("zero-fill"));

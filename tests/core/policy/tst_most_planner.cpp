@@ -1,6 +1,7 @@
-// The most planner on hand-made profiles (expected directives worked out below) and on the real
+// The most planner (Fig. 3's rule, most_planner.h) on hand-made profiles (expected directives worked out below) and on the real
 // BERT-256 / ViT-1280 workloads (well-formed, deterministic plans).
 #include "core/io/profile_loader.h"
+#include "core/policy/most_planner.h"
 #include "core/policy/planners.h"
 #include "planner_test_support.h"
 
@@ -39,52 +40,84 @@ private slots:
         QCOMPARE(test::migrations(profile, plan), expected);
         QCOMPARE(plan.notes.at("migrations_prefetched_at_p_safe"), std::string("1"));
     }
-    void declinesWhenTheStallItSavesComesBackWithThePrefetch() {
-        // Same, but B4 = 1 GiB: kernel 4 is over by 0.5 GiB with A back. Every prefetch point
-        // from P_safe (4) to the use costs the eviction of 0.5 GiB (Oversub_stall), which is
-        // exactly what keeping A resident costs: no gain, no migration.
+    void migratesWhenTheKernelsBeforeThePrefetchAreRelieved() {
+        // Same, but B4 = 1 GiB: kernel 4 is over by 0.5 GiB with A back, so P_safe (4) is
+        // oversubscribed and Fig. 3 weighs the prefetch points. The eviction lands in kernel 1;
+        // kernels 2 and 3 are 0.5 GiB over with A resident, each an eviction of 0.5 GiB
+        // (45 us + 20 us + 31.25 ms): Oversub_stall(4) = 62.63 ms, P_delay(4) = 0. Total > 0 and
+        // Oversub_stall > P_delay: migrate, prefetch at 4. (Before issue 18 the planner compared
+        // with one eviction of keeping A, the same 0.5 GiB, and declined the tie.)
         const auto profile = test::longGapProfile({kGiB, kGiB, kGiB, kGiB});
         const auto plan = planMost(profile, ssdMachine(3 * kGiB / 2, 16 * kGiB));
-        QVERIFY(test::migrations(profile, plan).empty());
-        QCOMPARE(plan.notes.at("migrations_declined"), std::string("1"));
-    }
-    void migratesATensorTooLargeForItsIntervalWhenTheTradeOffPays() {
-        // Kernels 0-7, A used at 0 and 7 (its use at 700 ms). B1 = 2 GiB puts kernel 1 at 3 GiB
-        // (1.5 GiB over a 1.5 GiB GPU): keeping A resident costs evicting all its 1 GiB on the
-        // critical path (45 us + 20 us + 250 ms). SSD at 4 GiB/s: the pre-eviction takes 250 ms,
-        // done in kernel 3; P_safe = kernel 4 (400 + 250 ms <= 700 ms). B4 = B5 = 1 GiB keep
-        // kernels 4-5 over by 0.5 GiB with A back, B6 = 0.25 GiB leaves kernel 6 fine:
-        //   p = 4: Oversub_stall 125.065 ms + P_delay 0      = 125.065 ms  <- lowest
-        //   p = 5: Oversub_stall 125.065 ms + P_delay 50 ms  = 175.065 ms
-        //   p = 6: Oversub_stall 0          + P_delay 150 ms = 150 ms
-        // 125.065 ms < 250.065 ms, so MOST migrates with p = 4; G10 would refuse this tensor
-        // (2.5 x 250 ms > the 600 ms interval).
-        const auto profile = test::longGapProfile({2 * kGiB, kGiB, kGiB, kGiB, kGiB, kGiB / 4});
-        const auto plan = planMost(profile, ssdMachine(3 * kGiB / 2, 4 * kGiB));
         const std::vector<Directive> expected{{1, DirectiveKind::PreEvict, 100, Tier::Ssd},
                                               {4, DirectiveKind::Prefetch, 100, Tier::Gpu}};
         QCOMPARE(test::migrations(profile, plan), expected);
         QCOMPARE(plan.notes.at("migrations_traded_against_delay"), std::string("1"));
+        MostOptions before;
+        before.rule = MostOptions::Rule::OneEviction;
+        before.linkQueues = MostOptions::LinkQueues::On;
+        QVERIFY(test::migrations(profile, planMostWith(profile, ssdMachine(3 * kGiB / 2, 16 * kGiB), before)).empty());
+    }
+    void migratesWhenTheGpuIsOverByMoreThanTheTensor() {
+        // The issue's case: B1..B4 = 2 GiB keep kernels 1-4 over by 1.5 GiB, more than A's 1 GiB,
+        // with or without A. Keeping A costs evicting all of it at each of kernels 2 and 3
+        // (62.565 ms each) before the prefetch at P_safe = 4: Oversub_stall 125.13 ms > P_delay 0.
+        const auto profile = test::longGapProfile({2 * kGiB, 2 * kGiB, 2 * kGiB, 2 * kGiB});
+        const auto hw = ssdMachine(3 * kGiB / 2, 16 * kGiB);
+        const std::vector<Directive> expected{{1, DirectiveKind::PreEvict, 100, Tier::Ssd},
+                                              {4, DirectiveKind::Prefetch, 100, Tier::Gpu}};
+        QCOMPARE(test::migrations(profile, planMost(profile, hw)), expected);
+        MostOptions before;
+        before.rule = MostOptions::Rule::OneEviction;
+        before.linkQueues = MostOptions::LinkQueues::On;
+        const auto old = planMostWith(profile, hw, before);
+        QVERIFY(test::migrations(profile, old).empty());
+        QCOMPARE(old.notes.at("migrations_declined"), std::string("1"));
+    }
+    void declinesWhenNothingBeforePSafeIsRelieved() {
+        // Kernels 0-7, A used at 0 and 7 (its use at 700 ms). B1 = 2 GiB puts kernel 1 at 3 GiB
+        // on a 1.5 GiB GPU. SSD at 4 GiB/s: the pre-eviction (20 us + 250 ms) lands in kernel 3,
+        // too late for kernel 1; P_safe = kernel 4 (400 + 250 ms <= 700 ms). B4 = B5 = 1 GiB keep
+        // kernels 4-5 over by 0.5 GiB with A back, so P_safe is oversubscribed:
+        //   p = 4: Oversub_stall 0 (no kernel between the eviction and 4) + P_delay 0 = 0  <- lowest
+        //   p = 5: Oversub_stall 125.065 ms + P_delay 50 ms
+        //   p = 6: Oversub_stall 250.13 ms + P_delay 150 ms
+        // The lowest total stall is 0: nothing to gain, declined.
+        const auto profile = test::longGapProfile({2 * kGiB, kGiB, kGiB, kGiB, kGiB, kGiB / 4});
+        const auto plan = planMost(profile, ssdMachine(3 * kGiB / 2, 4 * kGiB));
+        QVERIFY(test::migrations(profile, plan).empty());
+        QCOMPARE(plan.notes.at("migrations_declined"), std::string("1"));
     }
     void queuesASecondPrefetchBehindTheFirstOnTheSsdLink() {
         // A and C (1 GiB each) are written by kernel 0 and read by kernel 7; B1..B5 = 1 GiB and
         // B6 = 0.25 GiB; 2.5 GiB GPU, so kernels 1-5 are 0.5 GiB over. SSD 16 GiB/s: a move takes
         // 62.52 ms. A (first on equal benefit) is pre-evicted at 1 and prefetched at its P_safe,
         // kernel 6 (600 -> 662.52 ms, before the use at 700 ms; kernel 6 fits with A back).
-        // C's fetch issued at 6 too would wait for A's on the SSD->GPU link and land at
-        // 725.04 ms, 25 ms late: its P_safe is kernel 5 (500 -> 562.52 ms), where C fits.
-        // Without the link queue both would be prefetched at kernel 6.
+        // With link queues, C's fetch issued at 6 too would wait for A's on the SSD->GPU link and
+        // land at 725.04 ms, 25 ms late: its P_safe is kernel 5 (500 -> 562.52 ms), where C fits.
+        // Without them (the default where UVM evicts over the same SSD link) both are
+        // prefetched at kernel 6.
         Profile profile = test::longGapProfile({kGiB, kGiB, kGiB, kGiB, kGiB, kGiB / 4});
         profile.tensors.push_back({.id = 101, .name = "C", .bytes = kGiB});
         profile.kernels.front().outputs.push_back(101);
         profile.kernels.back().inputs.push_back(101);
-        const auto plan = planMost(profile, ssdMachine(5 * kGiB / 2, 16 * kGiB));
+        const auto hw = ssdMachine(5 * kGiB / 2, 16 * kGiB);
+        MostOptions queued;
+        queued.linkQueues = MostOptions::LinkQueues::On;
+        const auto plan = planMostWith(profile, hw, queued);
         const std::vector<Directive> expected{{1, DirectiveKind::PreEvict, 100, Tier::Ssd},
                                               {1, DirectiveKind::PreEvict, 101, Tier::Ssd},
                                               {5, DirectiveKind::Prefetch, 101, Tier::Gpu},
                                               {6, DirectiveKind::Prefetch, 100, Tier::Gpu}};
         QCOMPARE(test::migrations(profile, plan), expected);
         QCOMPARE(plan.notes.at("foreseen_late_prefetch_ns"), std::string("0"));
+        const auto idle = planMost(profile, hw);
+        QCOMPARE(idle.notes.at("link_queues"), std::string("no"));
+        const std::vector<Directive> bothAtSix{{1, DirectiveKind::PreEvict, 100, Tier::Ssd},
+                                               {1, DirectiveKind::PreEvict, 101, Tier::Ssd},
+                                               {6, DirectiveKind::Prefetch, 100, Tier::Gpu},
+                                               {6, DirectiveKind::Prefetch, 101, Tier::Gpu}};
+        QCOMPARE(test::migrations(profile, idle), bothAtSix);
     }
     void movesNothingWhenMemorySuffices() {
         const auto profile = test::longGapProfile({kGiB, kGiB, kGiB, kGiB});
