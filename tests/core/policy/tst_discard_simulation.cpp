@@ -6,6 +6,7 @@
 #include "core/policy/planner.h"
 #include "core/sim/sim_result_json.h"
 #include "core/sim/simulator.h"
+#include "tests/support/discard_pipeline.h"
 
 #include <QtTest>
 
@@ -13,45 +14,8 @@ using namespace spillway;
 
 namespace {
 
-// Kernel k (k = 0..15, 1 ms each) reads weight W and buffer B(k), writes B(k + 1); every buffer
-// is 64 MiB. B(k) is dead once kernel k has read it; the next iteration overwrites it first
-// (B(0), the input, is rewritten by the host). Footprint: 18 x 64 MiB = 1152 MiB.
-Profile pipeline() {
-    Profile p;
-    p.jobs = {{0, "job"}};
-    auto tensor = [&](TensorId id, std::string name, TensorKind kind, bool persistent) {
-        Tensor t;
-        t.id = id;
-        t.name = std::move(name);
-        t.bytes = 64 * kMiB;
-        t.kind = kind;
-        t.persistent = persistent;
-        p.tensors.push_back(t);
-    };
-    tensor(1, "W", TensorKind::Weight, true);
-    for (int b = 0; b <= 16; ++b)
-        tensor(100 + b, "B" + std::to_string(b), b == 0 ? TensorKind::Input : TensorKind::Activation, false);
-    for (int k = 0; k < 16; ++k) {
-        Kernel kernel;
-        kernel.id = k;
-        kernel.name = "layer" + std::to_string(k);
-        kernel.duration = 1'000'000;
-        kernel.inputs = {1, 100 + k};
-        kernel.outputs = {100 + k + 1};
-        p.kernels.push_back(kernel);
-    }
-    return p;
-}
-
-HardwareConfig machine(Bytes gpu) {
-    HardwareConfig hw;
-    hw.id = "test";
-    hw.gpuCapacity = gpu;
-    hw.hostCapacity = 64 * kGiB;
-    hw.hostToGpu = hw.gpuToHost = {16 * kGiB, 1'000};
-    hw.faultModel = FaultModel::Analytic;
-    return hw;
-}
+Profile pipeline() { return test::discardPipeline(); }
+HardwareConfig machine(Bytes gpu) { return test::discardPipelineMachine(gpu); }
 
 SimulationResult run(const char* policy, const Profile& p, const HardwareConfig& hw) {
     return simulate(p, makePlan(policy, p, hw), hw);
