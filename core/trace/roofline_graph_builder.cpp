@@ -1,18 +1,13 @@
 #include "core/trace/roofline_graph_builder.h"
 
+#include "core/trace/append_tensor.h"
+
 #include <algorithm>
 
 namespace spillway {
 
 TensorId RooflineGraphBuilder::tensor(std::string name, Bytes bytes, TensorKind kind, bool persistent) {
-    Tensor t;
-    t.id = static_cast<TensorId>(p_.tensors.size());
-    t.name = std::move(name);
-    t.bytes = bytes;
-    t.kind = kind;
-    t.persistent = persistent;
-    p_.tensors.push_back(std::move(t));
-    return p_.tensors.back().id;
+    return appendTensor(p_, std::move(name), bytes, kind, persistent);
 }
 
 void RooflineGraphBuilder::kernel(std::string name, std::string op, KernelPhase phase, std::vector<TensorId> inputs,

@@ -1,5 +1,8 @@
 #include "core/trace/transformer_training_graph.h"
 
+#include "core/trace/append_tensor.h"
+#include "core/trace/transformer_config_check.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,25 +17,17 @@ namespace {
 
 constexpr Bytes kFloat = 4;  // fp32 everywhere: weights, activations, gradients, Adam states
 
-void requirePositive(std::int64_t value, const char* field) {
-    if (value <= 0) throw std::invalid_argument(fmt::format("transformer: {} must be positive (got {})", field, value));
-}
-
 void checkConfig(const TransformerConfig& c) {
-    requirePositive(c.layers, "layers");
-    requirePositive(c.hidden, "hidden");
-    requirePositive(c.heads, "heads");
-    requirePositive(c.sequence, "sequence");
-    requirePositive(c.vocab, "vocab");
-    requirePositive(c.maxPositions, "max-positions");
-    requirePositive(c.batch, "batch");
-    requirePositive(c.microBatches, "micro-batches");
-    if (c.hidden % c.heads != 0)
-        throw std::invalid_argument(
-            fmt::format("transformer: hidden ({}) must be a multiple of heads ({})", c.hidden, c.heads));
-    if (c.sequence > c.maxPositions)
-        throw std::invalid_argument(fmt::format("transformer: sequence ({}) exceeds max-positions ({})", c.sequence,
-                                                c.maxPositions));
+    checkTransformerSizes("transformer",
+                          {{c.layers, "layers"},
+                           {c.hidden, "hidden"},
+                           {c.heads, "heads"},
+                           {c.sequence, "sequence"},
+                           {c.vocab, "vocab"},
+                           {c.maxPositions, "max-positions"},
+                           {c.batch, "batch"},
+                           {c.microBatches, "micro-batches"}},
+                          c.hidden, c.heads, c.sequence, c.maxPositions);
     if (!(c.flopRate > 0) || !(c.memoryBandwidth > 0) || c.minKernelNs <= 0)
         throw std::invalid_argument("transformer: flop rate, memory bandwidth and minimum kernel time must be positive");
 }
@@ -43,14 +38,7 @@ public:
     explicit GraphBuilder(const TransformerConfig& c) : c_(c) {}
 
     TensorId tensor(std::string name, Bytes bytes, TensorKind kind, bool persistent = false) {
-        Tensor t;
-        t.id = static_cast<TensorId>(p_.tensors.size());
-        t.name = std::move(name);
-        t.bytes = bytes;
-        t.kind = kind;
-        t.persistent = persistent;
-        p_.tensors.push_back(std::move(t));
-        return p_.tensors.back().id;
+        return appendTensor(p_, std::move(name), bytes, kind, persistent);
     }
 
     void kernel(std::string name, std::string op, KernelPhase phase, std::vector<TensorId> inputs,
