@@ -1,7 +1,8 @@
 // DeepUM's correlation prefetching (Jung et al., ASPLOS'23) turned into a plan. When kernel i
 // launches, DeepUM's prefetcher looks up the execution ID of i, prefetches what that launch
 // faulted on last iteration, follows the execution-ID table to the predicted next launch, and
-// keeps going down the chain; its pre-eviction spares what the chain predicted.
+// keeps going down the chain; its pre-eviction spares what the chain predicted and makes room
+// ahead of need (deepum_pre_eviction.h).
 //
 // Here the chain from kernel i is the prefetch window: launches i, i+1, ... (as predicted) while
 // the faulted tensors of the window fit the planner's share of GPU memory
@@ -10,6 +11,7 @@
 // recorded fault (launch u, tensor t) becomes one prefetch of t, issued before the first kernel
 // whose window reaches u, with keepUntil = u so eviction spares it until then.
 #include "core/policy/deepum_correlation.h"
+#include "core/policy/deepum_pre_eviction.h"
 #include "core/policy/planners.h"
 
 #include <algorithm>
@@ -97,12 +99,17 @@ Plan planDeepUm(const Profile& profile, const HardwareConfig& hardware) {
     std::stable_sort(plan.directives.begin(), plan.directives.end(),
                      [](const Directive& a, const Directive& b) { return a.kernelPos < b.kernelPos; });
 
+    // DeepUM makes the room ahead of need (deepum_pre_eviction.h).
+    const auto evicted = addDeepUmPreEvictions(profile, hardware, plan);
+
     std::int64_t reachSum = 0;
     for (std::int64_t i = 0; i < n; ++i) reachSum += reach.at(i) - i + 1;
     plan.notes["execution_ids"] = std::to_string(tables.successor.size());
     plan.notes["recorded_faults"] = std::to_string(faults);
     plan.notes["max_window_launches"] = std::to_string(std::min(kMaxWindow, n));
     plan.notes["mean_window_reach_x100"] = std::to_string(reachSum * 100 / n);
+    plan.notes["pre_evictions"] = std::to_string(evicted.count);
+    plan.notes["pre_evicted_bytes"] = std::to_string(evicted.bytes);
     return plan;
 }
 

@@ -21,6 +21,12 @@ HardwareConfig gpuOf(Bytes capacity) {
     return hw;
 }
 
+// The plan's prefetches alone (pre-evictions are tst_deepum_pre_eviction's subject).
+Plan prefetchesOf(Plan plan) {
+    std::erase_if(plan.directives, [](const Directive& d) { return d.kind != DirectiveKind::Prefetch; });
+    return plan;
+}
+
 QList<QList<qint64>> faultedLists(const DeepUmTables& tables) {
     QList<QList<qint64>> out;
     for (const auto& f : tables.faulted) out << QList<qint64>(f.begin(), f.end());
@@ -93,7 +99,7 @@ private slots:
         // Each fault is prefetched before the first launch whose window reaches it: A1 for f1
         // at 7 (the iteration before), L for the loss at 2, G2 for b3 at 3, and so on.
         const auto p = testing::trainingStep8();
-        const auto plan = planDeepUm(p, gpuOf(20 * kMiB));
+        const auto plan = prefetchesOf(planDeepUm(p, gpuOf(20 * kMiB)));
         const QStringList want{"1 prefetch W2 keep 1", "1 prefetch A2 keep 1", "2 prefetch T keep 2",
                                "2 prefetch L keep 3",  "3 prefetch G2 keep 4", "5 prefetch A1 keep 5",
                                "5 prefetch W2 keep 5", "5 prefetch G1 keep 5", "6 prefetch X keep 6",
@@ -111,8 +117,8 @@ private slots:
         const auto p = testing::trainingStep8();
         auto wide = gpuOf(20 * kMiB);
         wide.plannerSafetyPermille = 1000;
-        const auto narrowPlan = planDeepUm(p, gpuOf(20 * kMiB));
-        const auto widePlan = planDeepUm(p, wide);
+        const auto narrowPlan = prefetchesOf(planDeepUm(p, gpuOf(20 * kMiB)));
+        const auto widePlan = prefetchesOf(planDeepUm(p, wide));
         QCOMPARE(widePlan.directives.size(), narrowPlan.directives.size());
         auto lead = [&](const Directive& d) { return (d.keepUntil - d.kernelPos + 8) % 8; };
         std::int64_t narrowLead = 0, wideLead = 0;
@@ -132,6 +138,10 @@ private slots:
         // the window (64 launches) counting forward from the prefetch, wrapping.
         const auto n = static_cast<std::int64_t>(p.kernels.size());
         for (const auto& d : plan.directives) {
+            if (d.kind == DirectiveKind::PreEvict) {  // never what the kernel it precedes uses
+                QVERIFY(!testing::usesTensor(p.kernels[static_cast<size_t>(d.kernelPos)], d.tensor));
+                continue;
+            }
             QVERIFY(d.kind == DirectiveKind::Prefetch);
             QVERIFY(testing::usesTensor(p.kernels[static_cast<size_t>(d.keepUntil)], d.tensor));
             const auto ahead = (d.keepUntil - d.kernelPos + n) % n;
