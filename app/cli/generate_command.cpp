@@ -1,6 +1,7 @@
 // spillway-cli generate: synthetic profiles made in core, for planners that need sizes no
 // captured profile has (core/trace/transformer_training_graph.h), and the MOST paper's OPT
-// workload with roofline kernel times (core/trace/opt_training_graph.h, docs/roofline.md).
+// workload with roofline kernel times (core/trace/opt_training_graph.h, docs/roofline.md), and
+// likewise its BERT and ViT workloads (bert_training_graph.h, vit_training_graph.h).
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
@@ -8,6 +9,7 @@
 #include "core/trace/bert_training_graph.h"
 #include "core/trace/opt_training_graph.h"
 #include "core/trace/transformer_training_graph.h"
+#include "core/trace/vit_training_graph.h"
 
 #include <fmt/format.h>
 
@@ -137,6 +139,33 @@ CommandAction addBert(CLI::App* cmd) {
     };
 }
 
+CommandAction addVit(CLI::App* cmd) {
+    auto* vit = cmd->add_subcommand(
+        "vit", "A torchvision vit_b_16 training step with AdamW, fp32, kernel times from a roofline model of the GPU "
+               "(defaults: batch 2048 images of 224x224, RTX 4090; docs/roofline.md)");
+    struct State {
+        VitConfig config;
+        std::string gpu = "rtx4090";
+        bool tf32 = false;
+        Output out;
+    };
+    auto state = std::make_shared<State>();
+    vit->add_option("--batch", state->config.batch, "Images per step")->capture_default_str();
+    vit->add_option("--gpu", state->gpu, "GPU whose datasheet times the kernels")
+        ->check(CLI::IsMember({"rtx4090", "h200"}))
+        ->capture_default_str();
+    vit->add_flag("--tf32", state->tf32, "Matrix products on TF32 tensor cores (PyTorch default: off)");
+    addOutputOptions(vit, state->out);
+    return [state, vit]() -> int {
+        if (!*vit) return -1;
+        return runReportingErrors(false, [&]() {
+            state->config.gpu = *findGpuRoofline(state->gpu);
+            state->config.gpu.matmulTf32 = state->tf32;
+            return writeGenerated(vitTrainingGraph(state->config), state->out, vitParameterCount());
+        });
+    };
+}
+
 }  // namespace
 
 CommandAction addGenerateCommand(CLI::App& app) {
@@ -145,8 +174,9 @@ CommandAction addGenerateCommand(CLI::App& app) {
     const CommandAction transformer = addTransformer(cmd);
     const CommandAction opt = addOpt(cmd);
     const CommandAction bert = addBert(cmd);
-    return [transformer, opt, bert]() {
-        for (const auto& action : {transformer, opt, bert})
+    const CommandAction vit = addVit(cmd);
+    return [transformer, opt, bert, vit]() {
+        for (const auto& action : {transformer, opt, bert, vit})
             if (const int code = action(); code >= 0) return code;
         return kExitBadInput;  // require_subcommand(1): not reached
     };
