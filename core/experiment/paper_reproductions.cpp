@@ -1,0 +1,18 @@
+#include "core/experiment/paper_reproductions.h"
+
+#include "core/experiment/discard_reproduction.h"
+#include "core/experiment/most_reproduction.h"
+
+namespace spillway {
+
+std::span<const PaperReproduction> paperReproductions() {
+    static const PaperReproduction papers[] = {
+        {"most", "MOST's Figs. 1 and 5-8 and its SSD-latency sensitivity on Table I's RTX 4090 (BERT, ViT, OPT-1.3B)",
+         &reproduceMost},
+        {"discard", "UVM Discard's Tables 1 and 3-8 and Figs. 5-7 (FIR, Radix-sort, Hash-join; VGG-16, ResNet-53, Darknet-19) on its 3080 Ti (PCIe 3 and 4) and GTX 1070",
+         &reproduceDiscard},
+    };
+    return papers;
+}
+
+}  // namespace spillway
