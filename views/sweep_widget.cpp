@@ -1,6 +1,7 @@
 #include "views/sweep_widget.h"
 
 #include "views/format_units.h"
+#include "views/series_colours.h"
 
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -12,9 +13,6 @@ namespace spillway::views {
 
 namespace {
 
-const QColor kPalette[] = {QColor(127, 127, 127), QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),
-                           QColor(148, 103, 189), QColor(255, 127, 14), QColor(140, 86, 75), QColor(23, 190, 207)};
-
 double pointAt(const QCustomPlot* plot, int graphIndex, int valueIndex) {
     if (graphIndex < 0 || graphIndex >= plot->graphCount()) return std::numeric_limits<double>::quiet_NaN();
     const auto data = plot->graph(graphIndex)->data();
@@ -24,12 +22,7 @@ double pointAt(const QCustomPlot* plot, int graphIndex, int valueIndex) {
 
 // One line per policy in its palette colour, on the swept values' ticks.
 QCPGraph* addPolicyLine(QCustomPlot* plot, const QString& policy, size_t index) {
-    auto* graph = plot->addGraph();
-    graph->setName(policy);
-    const QColor colour = kPalette[index % std::size(kPalette)];
-    graph->setPen(QPen(colour, 2));
-    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, colour, 6));
-    return graph;
+    return addSeriesLine(plot, policy, seriesColour(index));
 }
 
 }  // namespace

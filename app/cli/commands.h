@@ -22,5 +22,6 @@ CommandAction addGenerateCommand(CLI::App& app);
 CommandAction addLayoutCommand(CLI::App& app);
 CommandAction addPlanCommand(CLI::App& app);
 CommandAction addVerifyCommand(CLI::App& app);
+CommandAction addReproduceCommand(CLI::App& app);
 
 }  // namespace spillway::cli

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     add(addLayoutCommand);
     add(addPlanCommand);
     add(addVerifyCommand);
+    add(addReproduceCommand);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

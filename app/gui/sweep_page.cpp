@@ -2,9 +2,14 @@
 
 #include "core/io/base/load_progress.h"
 #include "core/hardware/hardware_presets.h"
+#include "core/sweep/sweep_result_json.h"
 #include "views/sweep_widget.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -50,6 +55,9 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
     policies_->setToolTip(tr("Comma-separated; speedups are over the first"));
     runButton_ = new QPushButton(tr("&Run sweep"), this);
     cancelButton_ = new QPushButton(tr("Cancel"), this);
+    openButton_ = new QPushButton(tr("&Open results…"), this);
+    openButton_->setObjectName("sweepOpenResults");
+    openButton_->setToolTip(tr("Show a sweep saved as a .sweep.json file (spillway-cli reproduce writes them)"));
     progress_ = new QProgressBar(this);
     status_ = new QLabel(this);
     status_->setWordWrap(true);
@@ -63,6 +71,7 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
     buttons->addWidget(runButton_);
     buttons->addWidget(cancelButton_);
     buttons->addWidget(progress_, 1);
+    buttons->addWidget(openButton_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form_);
     layout->addLayout(buttons);
@@ -70,6 +79,7 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
     layout->addWidget(chart_, 1);
     connect(runButton_, &QPushButton::clicked, this, &SweepPage::run);
     connect(cancelButton_, &QPushButton::clicked, this, &SweepPage::cancel);
+    connect(openButton_, &QPushButton::clicked, this, &SweepPage::chooseResults);
     connect(parameter_, &QComboBox::currentTextChanged, this, &SweepPage::showParameterRows);
     showRunning(false);
     showParameterRows();
@@ -90,6 +100,7 @@ void SweepPage::showParameterRows() {
 
 void SweepPage::showRunning(bool running) {
     runButton_->setEnabled(!running);
+    openButton_->setEnabled(!running);  // a running sweep's result would replace the file's
     cancelButton_->setEnabled(running);
     progress_->setVisible(running);
 }
@@ -196,18 +207,63 @@ void SweepPage::showOutcome(const SweepOutcome& outcome) {
         emit failed(outcome.error);
         return;
     }
-    chart_->setResult(outcome.result);
+    showResult(outcome.result, tr("Done."));
+}
+
+void SweepPage::showResult(std::shared_ptr<const SweepResult> result, const QString& done) {
+    chart_->setResult(result);
     QStringList problems;
-    for (const SweepCell& c : outcome.result->cells)
+    for (const SweepCell& c : result->cells)
         if (!c.ok)
             problems << tr("%1 at %2 %3: %4")
-                            .arg(QString::fromStdString(c.policy), QString::fromStdString(outcome.result->spec.parameter),
+                            .arg(QString::fromStdString(c.policy), QString::fromStdString(result->spec.parameter),
                                  QString::fromStdString(c.value), QString::fromStdString(c.error));
-    status_->setText(problems.isEmpty() ? tr("Done.")
-                                        : tr("Done; %1 cells could not run (gaps in the chart):\n%2")
+    status_->setText(problems.isEmpty() ? done
+                                        : tr("%1 %2 cells could not run (gaps in the chart):\n%3")
+                                              .arg(done)
                                               .arg(problems.size())
                                               .arg(problems.mid(0, 3).join('\n')));
-    emit finished(outcome.result);
+    emit finished(result);
+}
+
+void SweepPage::chooseResults() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep Results"),
+                                                      settings.value("lastSweepDir").toString(),
+                                                      tr("Sweep results (*.sweep.json *.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings.setValue("lastSweepDir", QFileInfo(path).absolutePath());
+    openResults(path);
+}
+
+bool SweepPage::openResults(const QString& path) {
+    std::shared_ptr<const SweepResult> result;
+    try {
+        result = std::make_shared<const SweepResult>(readSweepResult(QFile::encodeName(path).toStdString()));
+    } catch (const std::exception& e) {
+        const QString message = QString::fromUtf8(e.what());
+        status_->setText(tr("Cannot open the sweep results: %1").arg(message));
+        emit failed(message);
+        return false;
+    }
+    showSpec(result->spec);
+    showResult(result, tr("Opened %1 (%2 on %3).")
+                           .arg(QFileInfo(path).fileName(), QString::fromStdString(result->spec.parameter),
+                                QString::fromStdString(result->spec.baseHardware.id)));
+    return true;
+}
+
+// The form says what the opened sweep was, so Run repeats it here (a batch sweep's profiles are
+// listed in the file but not added: they may not be on this machine).
+void SweepPage::showSpec(const SweepSpec& spec) {
+    auto join = [](const std::vector<std::string>& items) {
+        QStringList list;
+        for (const auto& item : items) list << QString::fromStdString(item);
+        return list.join(", ");
+    };
+    parameter_->setCurrentText(spec.sweepsBatch() ? batchProfilesItem() : QString::fromStdString(spec.parameter));
+    if (!spec.sweepsBatch()) values_->setText(join(spec.values));
+    policies_->setText(join(spec.policies));
 }
 
 }  // namespace spillway::app

@@ -3,7 +3,9 @@
 // sweeps on the worker pool (every cell in parallel) with a progress bar and Cancel, on the
 // what-if machine, and the SweepWidget draws the speedups when it finishes. "batch profiles"
 // sweeps the batch size instead: one profile per batch (files, or profiles of the workspace),
-// loaded and then run on the same worker, each on the what-if machine.
+// loaded and then run on the same worker, each on the what-if machine. "Open results…" shows a
+// sweep that ran elsewhere (a spillway.sweep/1 file, as `spillway-cli reproduce` writes) exactly
+// as one that ran here.
 #include "app/gui/latest_job.h"
 #include "app/gui/sweep_profile_list.h"
 #include "core/sweep/parameter_sweep.h"
@@ -42,6 +44,12 @@ public:
               std::function<views::WhatIfSettings()> currentMachine, QWidget* parent = nullptr);
 
     void run();
+    // Reads a spillway.sweep/1 file and shows it as a finished sweep (the form takes its parameter,
+    // values and policies). A file that cannot be read says why in the status line (file and JSON
+    // pointer), emits failed and leaves the chart as it was. False when it could not be shown.
+    bool openResults(const QString& path);
+    // Asks for the file to open.
+    void chooseResults();
     // Asks the sweep to stop; it says "Cancelled." once its worker is back.
     void cancel();
     bool isRunning() const { return job_.isRunning(); }
@@ -49,6 +57,7 @@ public:
     QLineEdit* valuesEdit() const { return values_; }
     QLineEdit* policiesEdit() const { return policies_; }
     views::SweepWidget* chart() const { return chart_; }
+    QLabel* statusLabel() const { return status_; }
     SweepProfileList* profileList() const { return profiles_; }
     bool sweepsBatchProfiles() const;
 
@@ -65,6 +74,9 @@ private:
                size_t total, const QString& message);
     void runBatchProfiles(const SweepSpec& base);
     void showOutcome(const SweepOutcome& outcome);
+    // Draws a finished sweep; the status line says `done` and which cells could not run.
+    void showResult(std::shared_ptr<const SweepResult> result, const QString& done);
+    void showSpec(const SweepSpec& spec);
 
     std::function<std::shared_ptr<const views::ProfileViewData>()> currentProfile_;
     std::function<views::WhatIfSettings()> currentMachine_;
@@ -75,6 +87,7 @@ private:
     QLineEdit* policies_;
     QPushButton* runButton_;
     QPushButton* cancelButton_;
+    QPushButton* openButton_;
     QProgressBar* progress_;
     QLabel* status_;
     views::SweepWidget* chart_;
