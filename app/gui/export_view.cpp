@@ -1,15 +1,14 @@
 #include "app/gui/export_view.h"
 
 #include "app/gui/save_bytes.h"
+#include "views/figure_export.h"
 
 #include <QFileInfo>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QPicture>
 #include <QBuffer>
 #include <QSvgGenerator>
 #include <QWidget>
-#include <qcustomplot.h>
 
 namespace spillway::app {
 
@@ -20,33 +19,8 @@ QString failure(const QString& path, const QString& why) { return QObject::tr("%
 // Both vector devices get the widget's screen resolution: a QPicture replays scaled by the
 // target's DPI over the screen's (QPicture::play), and fonts sized in points turn into pixels at
 // the device's DPI, so at any other resolution the charts and the text would come out smaller
-// or larger than the widgets around them.
-// The widget as vectors: every visible chart replayed from QCustomPlot's own painter (its
-// paintEvent would only blit a cached pixmap), the rest of the widget rendered around them.
-void paintVector(QWidget* view, QPainter& painter) {
-    QRegion rest(view->rect());
-    QList<QCustomPlot*> plots;
-    for (QCustomPlot* plot : view->findChildren<QCustomPlot*>())
-        if (plot->isVisibleTo(view) && plot->width() > 0 && plot->height() > 0) {
-            plots << plot;
-            rest -= QRect(plot->mapTo(view, QPoint(0, 0)), plot->size());
-        }
-    if (!rest.isEmpty())
-        view->render(&painter, QPoint(), rest, QWidget::DrawWindowBackground | QWidget::DrawChildren);
-    for (QCustomPlot* plot : plots) {
-        QPicture picture;
-        {
-            QCPPainter recorder(&picture);
-            recorder.setMode(QCPPainter::pmVectorized);
-            recorder.setMode(QCPPainter::pmNoCaching);
-            plot->toPainter(&recorder, plot->width(), plot->height());
-        }
-        painter.save();
-        painter.setClipRect(QRect(plot->mapTo(view, QPoint(0, 0)), plot->size()));
-        painter.drawPicture(plot->mapTo(view, QPoint(0, 0)), picture);
-        painter.restore();
-    }
-}
+// or larger than the widgets around them. The widget is painted as vectors by
+// views::paintWidgetVectors (the exported figures of `spillway-cli reproduce` use it too).
 
 }  // namespace
 
@@ -83,7 +57,7 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
     case ViewImageFormat::Svg: {
         QSvgGenerator svg;
         svg.setOutputDevice(&buffer);
-        svg.setResolution(view->logicalDpiX());  // the screen's: see above paintVector
+        svg.setResolution(view->logicalDpiX());  // the screen's: see above
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(view->windowTitle().isEmpty() ? QStringLiteral("Spillway view") : view->windowTitle());
@@ -92,13 +66,13 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
         if (!painter.begin(&svg)) {
             return failure(path, QObject::tr("cannot start the SVG writer"));
         }
-        paintVector(view, painter);
+        views::paintWidgetVectors(view, painter);
         painter.end();
         break;
     }
     case ViewImageFormat::Pdf: {
         // One page exactly the widget's size, one device unit per widget pixel at the screen's
-        // resolution (see above paintVector).
+        // resolution (see above).
         QPdfWriter pdf(&buffer);
         pdf.setCreator(QStringLiteral("Spillway"));
         const int dpi = view->logicalDpiX();
@@ -109,7 +83,7 @@ QString exportViewImage(QWidget* view, const QString& path, ViewImageFormat form
         if (!painter.begin(&pdf)) {
             return failure(path, QObject::tr("cannot start the PDF writer"));
         }
-        paintVector(view, painter);
+        views::paintWidgetVectors(view, painter);
         painter.end();
         break;
     }
