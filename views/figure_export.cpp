@@ -13,6 +13,7 @@
 #include <QSvgGenerator>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -47,7 +48,9 @@ void setGroupTicks(QCustomPlot* plot, const FigureTable& table) {
         characters += qsizetype(table.groups[g].size()) + 2;
     }
     plot->xAxis->setTicker(ticker);
-    plot->xAxis->setTickLabelRotation(characters > 90 ? 30 : 0);
+    // Tilted against the clock, a label ends at its tick and runs down to the left, into the
+    // axis margin, instead of past the figure's right edge.
+    plot->xAxis->setTickLabelRotation(characters > 90 ? -45 : 0);
     plot->xAxis->setRange(-0.5, double(table.groups.size()) - 0.5);
     plot->xAxis->grid()->setZeroLinePen(Qt::NoPen);  // x = 0 is the first group, not a zero
     plot->xAxis->setLabel(toQString(table.xLabel));
@@ -215,6 +218,8 @@ void drawFigure(QCustomPlot* plot, const FigureTable& table) {
 FigureImages renderFigure(const FigureTable& table, QSize size) {
     QCustomPlot plot;
     drawFigure(&plot, table);
+    // Many groups get more width (36 px each past the default) rather than thinner bars.
+    size.setWidth(std::max(size.width(), 36 * int(table.groups.size()) + 120));
     layOut(&plot, size);
     return {svgOf(&plot, toQString(table.title)), pngOf(&plot)};
 }

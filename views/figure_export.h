@@ -35,7 +35,7 @@ struct FigureImages {
 // the table is inconsistent.
 void drawFigure(QCustomPlot* plot, const FigureTable& table);
 
-// `table` drawn at `size`. Deterministic: the same table gives the same bytes on one machine.
+// `table` drawn at `size`, wider where it has many groups (36 px each). Deterministic: the same table gives the same bytes on one machine.
 FigureImages renderFigure(const FigureTable& table, QSize size = kFigureSize);
 
 // The sweep as the Sweep tab draws it (speedups above, stalled share below), `title` above both.

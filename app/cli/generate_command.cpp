@@ -1,12 +1,21 @@
 // spillway-cli generate: synthetic profiles made in core, for planners that need sizes no
 // captured profile has (core/trace/transformer_training_graph.h), and the MOST paper's OPT
 // workload with roofline kernel times (core/trace/opt_training_graph.h, docs/roofline.md), and
-// likewise its BERT and ViT workloads (bert_training_graph.h, vit_training_graph.h).
+// likewise its BERT and ViT workloads (bert_training_graph.h, vit_training_graph.h); the UVM
+// Discard paper's FIR, Radix-sort and Hash-join at an oversubscription ratio and its Darknet CNNs
+// at a batch size (docs/uvm-discard-reproduction.md).
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/error_report.h"
 
+#include "core/hardware/hardware_units.h"
 #include "core/trace/bert_training_graph.h"
+#include "core/trace/darknet_training_graph.h"
+#include "core/trace/discard_benchmark_size.h"
+#include "core/trace/discard_gpus.h"
+#include "core/trace/fir_filter_graph.h"
+#include "core/trace/hash_join_graph.h"
+#include "core/trace/radix_sort_graph.h"
 #include "core/trace/opt_training_graph.h"
 #include "core/trace/transformer_training_graph.h"
 #include "core/trace/vit_training_graph.h"
@@ -14,6 +23,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <vector>
 
 namespace spillway::cli {
 
@@ -166,6 +176,81 @@ CommandAction addVit(CLI::App* cmd) {
     };
 }
 
+
+// --gpu picks the datasheet numbers (and, for the micro-benchmarks, the memory the ratio is of).
+void discardGpuOption(CLI::App* cmd, std::string& gpu) {
+    cmd->add_option("--gpu", gpu, "GPU whose datasheet times the kernels (and whose memory --oversub is of)")
+        ->check(CLI::IsMember(discardGpuIds()))
+        ->capture_default_str();
+}
+
+// FIR, Radix-sort and Hash-join: sized at --oversub times the GPU's memory (or --gpu-memory).
+CommandAction addDiscardBenchmark(CLI::App* cmd, const char* id, const char* help,
+                                  Profile (*make)(Bytes footprint, const GpuRoofline& gpu)) {
+    auto* sub = cmd->add_subcommand(id, help);
+    struct State {
+        std::string gpu = "rtx3080ti";
+        double oversub = 2.0;
+        std::string gpuMemory;
+        Output out;
+    };
+    auto state = std::make_shared<State>();
+    discardGpuOption(sub, state->gpu);
+    sub->add_option("--oversub", state->oversub,
+                    "Footprint over the GPU's memory (the paper's 2, 3, 4; below 1 for its \"<100%\" column)")
+        ->capture_default_str();
+    sub->add_option("--gpu-memory", state->gpuMemory, "GPU memory the ratio is of (default: the GPU's), e.g. 12052MiB");
+    addOutputOptions(sub, state->out);
+    return [state, sub, make]() -> int {
+        if (!*sub) return -1;
+        return runReportingErrors(false, [&]() {
+            const DiscardGpu gpu = *findDiscardGpu(state->gpu);
+            const Bytes memory = state->gpuMemory.empty() ? gpu.memory : parseByteSize(state->gpuMemory);
+            return writeGenerated(make(oversubscribedFootprint(memory, state->oversub), gpu.roofline), state->out, 0);
+        });
+    };
+}
+
+CommandAction addDarknet(CLI::App* cmd, const DarknetNetwork& network, std::int64_t batch) {
+    auto* sub = cmd->add_subcommand(
+        network.id, fmt::format("A Darknet {} training step (SGD with momentum, fp32), kernel times from a roofline "
+                                "model of the GPU (defaults: batch {}, RTX 3080 Ti; docs/uvm-discard-reproduction.md)",
+                                network.name, batch));
+    struct State {
+        DarknetConfig config;
+        std::string gpu = "rtx3080ti";
+        Output out;
+    };
+    auto state = std::make_shared<State>();
+    state->config.batch = batch;
+    sub->add_option("--batch", state->config.batch, "Images per step")->capture_default_str();
+    discardGpuOption(sub, state->gpu);
+    addOutputOptions(sub, state->out);
+    return [state, sub, &network]() -> int {
+        if (!*sub) return -1;
+        return runReportingErrors(false, [&]() {
+            state->config.gpu = findDiscardGpu(state->gpu)->roofline;
+            return writeGenerated(darknetTrainingGraph(network, state->config), state->out,
+                                  darknetParameterCount(network));
+        });
+    };
+}
+
+std::vector<CommandAction> addDiscardWorkloads(CLI::App* cmd) {
+    return {
+        addDiscardBenchmark(cmd, "fir", "The UVM Discard paper's FIR filter streamed over its input window by window",
+                            [](Bytes footprint, const GpuRoofline& gpu) { return firFilterGraph({footprint, 64 * kMiB, 16, gpu}); }),
+        addDiscardBenchmark(cmd, "radix-sort", "One pass of the UVM Discard paper's radix sort (local sort, reorder)",
+                            [](Bytes footprint, const GpuRoofline& gpu) { return radixSortGraph({footprint, 64 * kMiB, 4, gpu}); }),
+        addDiscardBenchmark(cmd, "hash-join", "The UVM Discard paper's GPU radix hash join of two tables",
+                            [](Bytes footprint, const GpuRoofline& gpu) { return hashJoinGraph({footprint, 64 * kMiB, gpu}); }),
+        // Batches: the largest of each network's range in the paper's section 7.5.
+        addDarknet(cmd, darknetVgg16(), 150),
+        addDarknet(cmd, darknet53(), 150),
+        addDarknet(cmd, darknet19(), 360),
+    };
+}
+
 }  // namespace
 
 CommandAction addGenerateCommand(CLI::App& app) {
@@ -175,8 +260,11 @@ CommandAction addGenerateCommand(CLI::App& app) {
     const CommandAction opt = addOpt(cmd);
     const CommandAction bert = addBert(cmd);
     const CommandAction vit = addVit(cmd);
-    return [transformer, opt, bert, vit]() {
+    const std::vector<CommandAction> discard = addDiscardWorkloads(cmd);
+    return [transformer, opt, bert, vit, discard]() {
         for (const auto& action : {transformer, opt, bert, vit})
+            if (const int code = action(); code >= 0) return code;
+        for (const auto& action : discard)
             if (const int code = action(); code >= 0) return code;
         return kExitBadInput;  // require_subcommand(1): not reached
     };
