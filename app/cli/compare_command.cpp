@@ -42,7 +42,7 @@ std::optional<double> speedup(const Row& base, const Row& row) {
     return static_cast<double>(base.result->iterationTime) / static_cast<double>(row.result->iterationTime);
 }
 
-// NVLink stall (several GPUs: waiting for the gradient all-reduce) gets a column only when a
+// NVLink stall (several GPUs: waiting for the scatter and reduce of each kernel) gets a column only when a
 // run has some, so one-GPU comparisons read as before.
 bool anyNvlinkStall(const std::vector<Row>& rows) {
     for (const auto& row : rows)

@@ -119,7 +119,7 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
     for (const auto& [name, ns] : split)
         fmt::print("  {:<24} {:>14}  {:5.1f}%\n", name, readableDuration(ns), share(ns, r.iterationTime));
     if (!r.gpus.empty())
-        fmt::print("  {:<24} {:>14}  {:5.1f}%\n", "nvlink stall (all-reduce)", readableDuration(r.totals.nvlinkStall),
+        fmt::print("  {:<24} {:>14}  {:5.1f}%\n", "nvlink stall", readableDuration(r.totals.nvlinkStall),
                    share(r.totals.nvlinkStall, r.iterationTime));
     fmt::print("  {:<24} {:>14}  (transfers hidden behind kernels)\n", "overlap", readableDuration(r.totals.overlap));
     fmt::print("\nTraffic:\n");
@@ -132,8 +132,9 @@ void printSimulation(const Profile& profile, const HardwareConfig& hardware, con
     }
     if (!any) fmt::print("  (none)\n");
     if (!r.gpus.empty()) {
-        fmt::print("\n{} GPUs in lock-step (GPU 0 moves every tensor to and from host/SSD; gradients all-reduced: {}):\n",
-                   r.gpus.size(), readableBytes(r.allReducedBytes));
+        fmt::print("\n{} GPUs, each kernel split between them (GPU 0 stores every tensor and moves it to and from "
+                   "host/SSD; NVLink out: scatter, in: reduce):\n",
+                   r.gpus.size());
         fmt::print("  {:<4} {:>14} {:>12} {:>12} {:>12} {:>12}\n", "GPU", "iteration", "PCIe", "SSD", "NVLink out",
                    "NVLink in");
         for (std::size_t g = 0; g < r.gpus.size(); ++g) {

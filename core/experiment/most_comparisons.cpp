@@ -76,6 +76,30 @@ PaperComparison preEvictedSizes(const std::vector<MostWorkloadRuns>& runs) {
             "Both plans are made on Table I's machine (3.2 GB/s); the mean is over each plan's pre-evictions."};
 }
 
+// Fig. 5's MOST over UVM again with G10's batcher as the fault model (the faultModel sweep's
+// second value), the simulator MOST ran: the eviction overlaps the fetch there.
+PaperComparison batcherClaim(const std::vector<MostWorkloadRuns>& runs) {
+    double sum = 0, oversub = 0;
+    int n = 0;
+    for (const auto& run : runs) {
+        const SweepCell& uvm = run.faultModel.at(1, kMostUvm);
+        const SweepCell& most = run.faultModel.at(1, kMostMost);
+        if (!uvm.ok || !most.ok) continue;
+        sum += double(uvm.iterationTime) / double(most.iterationTime);
+        oversub += 100.0 * double(uvm.totals.oversubStall) / double(uvm.iterationTime);
+        ++n;
+    }
+    return {"Fig. 5: MOST over UVM with G10's batcher (`--set fault_model=g10-calibrated`)", "2.6x",
+            n ? fmt::format("{:.2f}x ({} workloads)", sum / n, n) : std::string("-"),
+            fmt::format("G10's batcher writes a fault's victims out while it reads the fault in, so UVM's evictions "
+                        "hide under its fetches ({:.1f}% of its iteration is oversubscription stall here); the "
+                        "figures keep the preset's model, which evicts first, because the paper's Fig. 1 puts 43.7% "
+                        "of UVM's time in oversubscription stall (docs/policies.md, host memory on MOST's machine). "
+                        "G10's batcher cannot run a kernel larger than the GPU, so BERT-1024 and ViT-4096 are "
+                        "left out of this mean.",
+                        n ? oversub / n : 0.0)};
+}
+
 }  // namespace
 
 std::vector<PaperComparison> mostComparisons(const std::vector<MostWorkloadRuns>& runs) {
@@ -89,6 +113,7 @@ std::vector<PaperComparison> mostComparisons(const std::vector<MostWorkloadRuns>
                                "host memory every block it evicts is written to the SSD and faulted back over the same "
                                "link (docs/policies.md, host memory on MOST's machine).",
                                share(kMostUvm, &T::faultStall), share(kMostUvm, &T::oversubStall))});
+    out.push_back(batcherClaim(runs));
     out.push_back(speedupClaims(runs, kMostDeepum, "Fig. 5: MOST over DeepUM", "+22.9%", &MostWorkloadRuns::bandwidth, true,
                                 fmt::format("DeepUM's iteration is {:.0f}% late prefetch: its correlation tables, learned "
                                             "from faults, prefetch only what faulted and too late for a 3.2 GB/s SSD.",

@@ -54,6 +54,8 @@ Reproduction reproduceMost(const ReproductionOptions& options) {
                             std::make_shared<const SweepResult>(std::move(run.gpus))});
         r.sweeps.push_back({fileStem("ssd-latency-", run.name), run.name + ": SSD latency, speedup over DeepUM",
                             std::make_shared<const SweepResult>(std::move(run.latency))});
+        r.sweeps.push_back({fileStem("fault-model-", run.name), run.name + ": fault model, speedup over DeepUM",
+                            std::make_shared<const SweepResult>(std::move(run.faultModel))});
     }
     return r;
 }

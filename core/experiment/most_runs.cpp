@@ -69,6 +69,7 @@ std::vector<MostWorkloadRuns> runMostEvaluation(const ReproductionOptions& optio
         sweepSpec("ssd.bandwidth", {"3.2GB/s", "6.4GB/s", "12.8GB/s", "25.6GB/s"}),
         sweepSpec("gpu_count", {"1", "2", "4"}),
         sweepSpec("ssd.latency", {"5us", "10us", "15us", "20us"}),
+        sweepSpec("fault_model", {"analytic", "g10-calibrated"}),
     };
     std::vector<MostWorkload> workloads = chosenWorkloads(options.only);
     size_t cellsPerWorkload = 0;
@@ -83,8 +84,8 @@ std::vector<MostWorkloadRuns> runMostEvaluation(const ReproductionOptions& optio
     };
     std::vector<MostWorkloadRuns> runs;
     for (auto& workload : workloads) {
-        MostWorkloadRuns r{workload.name, workload.command, {}, {}, {}};
-        SweepResult* slots[] = {&r.bandwidth, &r.gpus, &r.latency};
+        MostWorkloadRuns r{workload.name, workload.command, {}, {}, {}, {}};
+        SweepResult* slots[] = {&r.bandwidth, &r.gpus, &r.latency, &r.faultModel};
         for (size_t i = 0; i < specs.size(); ++i) {
             *slots[i] = runSweep(workload.profile, specs[i], sweepOptions);
             before += specs[i].values.size() * specs[i].policies.size();

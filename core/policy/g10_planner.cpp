@@ -298,9 +298,12 @@ private:
         release(iv, done, fetchAt);
     }
 
-    // "Prefetch as early as memory allows", in order of the latest start.
+    // "Prefetch as early as memory allows", in order of the latest start. Ties (several
+    // prefetches that must start at the same kernel) keep the order G10's std::sort leaves them
+    // in: the same algorithm on the same sequence (the order the loop evicted them), so the first
+    // of them takes the room before the kernel and the others start later, as in G10.
     void schedulePrefetches(Plan& plan) {
-        std::stable_sort(local_.begin(), local_.end(), [](const LocalEviction& a, const LocalEviction& b) {
+        std::sort(local_.begin(), local_.end(), [](const LocalEviction& a, const LocalEviction& b) {
             return a.latestPrefetch < b.latestPrefetch;
         });
         for (const auto& e : local_) {

@@ -13,9 +13,19 @@ G10ResidentEstimate estimateG10Residency(const Profile& profile, const Liveness&
     out.freedAt.assign(profile.tensors.size(), -1);
     std::vector<Bytes> delta(static_cast<size_t>(n) + 1, 0);
     Bytes always = 0;
+    // G10's estimate starts every kernel at the sum of all tensors plus the first tensor once
+    // more, and its pre-(de)allocation pass skips that first tensor ("Except for A0"): tensor 0
+    // (the input batch of a CNN) counts twice, at every kernel, and gets no allocation or free.
+    // Under g10-calibrated we plan as G10 does; the analytic model counts every tensor once.
+    const bool g10FirstTensor = hardware.faultModel == FaultModel::G10Calibrated && !profile.tensors.empty();
+    if (g10FirstTensor) always += profile.tensors[0].bytes;
     for (size_t t = 0; t < profile.tensors.size(); ++t) {
         const auto& l = liveness.tensors[t];
         const Bytes size = profile.tensors[t].bytes;
+        if (g10FirstTensor && t == 0 && !l.persistent) {
+            always += size;  // resident all the time; allocatedAt stays -1: no allocation, no free
+            continue;
+        }
         if (l.persistent) {
             always += size;
             out.allocatedAt[t] = 0;

@@ -1,6 +1,7 @@
 #include "core/policy/planner.h"
 
 #include "core/analysis/profile_totals.h"
+#include "core/hardware/gpu_split.h"
 #include "core/policy/planners.h"
 #include "core/policy/uvm_opt_planner.h"
 
@@ -69,8 +70,13 @@ Plan makePlan(std::string_view policy, const Profile& profile, const HardwareCon
     // Planners add up the profile's sizes and times (live bytes, interval lengths): once the
     // totals fit, so do those sums.
     checkedProfileTotals(profile);
+    // Several GPUs: planners plan for the home GPU (its capacity is gpu_capacity), whose kernels
+    // take their share of the compute plus the NVLink scatter and reduce (gpu_split.h). The view
+    // keeps ids and order, so its plan is the profile's. One GPU: the profile itself.
+    const Profile perGpu = hardware.gpuCount > 1 ? perGpuProfile(profile, hardware) : Profile{};
+    const Profile& seen = hardware.gpuCount > 1 ? perGpu : profile;
     const bool withoutFaults = !options.allowFaults && base->planWithoutFaults;
-    Plan plan = withoutFaults ? base->planWithoutFaults(profile, hardware) : base->plan(profile, hardware);
+    Plan plan = withoutFaults ? base->planWithoutFaults(seen, hardware) : base->plan(seen, hardware);
     plan.policy = std::string(policy);
     plan.allowFaults = options.allowFaults;
     for (size_t i = 1; i < parts.size(); ++i) {
@@ -80,7 +86,7 @@ Plan makePlan(std::string_view policy, const Profile& profile, const HardwareCon
         if (!mod)
             throw std::invalid_argument("unknown policy modifier \"" + std::string(parts[i]) +
                                         "\"; known modifiers: " + knownModifiers());
-        mod->apply(profile, hardware, plan);
+        mod->apply(seen, hardware, plan);
     }
     return plan;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -36,7 +37,29 @@ void checkTensorsFit(const Profile& profile, const HardwareConfig& hw) {
                 t.id, t.name, t.bytes, readableBytes(t.bytes), hw.id, *machine, readableBytes(*machine)));
 }
 
-// A kernel's tensors (each once) and workspace are on the GPU together while it runs.
+// A kernel's tensors (each once) and workspace are on the GPU together while it runs. One that
+// needs more than the GPU still runs under the analytic fault model: it streams the excess of its
+// own blocks through host/SSD while it runs (sim_engine_stream.cpp), so it must fit the whole
+// machine, and its workspace, which it uses throughout, the GPU. G10's batcher replay
+// (g10-calibrated) does not model a kernel evicting its own pages: refused there.
+void checkKernelFits(const Kernel& kernel, Bytes need, const HardwareConfig& hw) {
+    if (need <= hw.gpuCapacity) return;
+    const auto refuse = [&](const std::string& why) {
+        throw std::runtime_error(fmt::format("kernel '{}' does not fit: it needs {} bytes at once ({}), more than the "
+                                             "GPU capacity of {} ({}){}",
+                                             kernel.name, need, readableBytes(need), hw.gpuCapacity,
+                                             readableBytes(hw.gpuCapacity), why));
+    };
+    if (hw.faultModel == FaultModel::G10Calibrated)
+        refuse("; under the g10-calibrated fault model a kernel larger than the GPU is refused (G10's batcher replay "
+               "does not evict a running kernel's own pages); the analytic fault model runs it, streaming the excess");
+    if (kernel.workspaceBytes > hw.gpuCapacity)
+        refuse(fmt::format(", and its workspace alone ({} bytes) is more than the GPU holds", kernel.workspaceBytes));
+    if (const auto machine = machineBytes(hw); machine && need > *machine)
+        refuse(fmt::format(", and more than the GPU, host and SSD of '{}' hold together ({} bytes, {})", hw.id,
+                           *machine, readableBytes(*machine)));
+}
+
 void checkKernelsFit(const Profile& profile, const HardwareConfig& hw) {
     const ProfileIndex index(profile);
     std::vector<std::int64_t> lastSeen(profile.tensors.size(), -1);
@@ -50,11 +73,7 @@ void checkKernelsFit(const Profile& profile, const HardwareConfig& hw) {
                 lastSeen[p] = static_cast<std::int64_t>(k);
                 need += profile.tensors[p].bytes;
             }
-        if (need > hw.gpuCapacity)
-            throw std::runtime_error(fmt::format("kernel '{}' does not fit: it needs {} bytes at once ({}), more than "
-                                                 "the GPU capacity of {} ({})",
-                                                 kernel.name, need, readableBytes(need), hw.gpuCapacity,
-                                                 readableBytes(hw.gpuCapacity)));
+        checkKernelFits(kernel, need, hw);
     }
 }
 

@@ -22,7 +22,10 @@ inline constexpr std::int64_t kMaxSimulatedBlocks = std::int64_t{1} << 23;
 //   NumberOverflow         a total that does not fit in 64 bits;
 //   std::runtime_error     "does not fit": a tensor larger than the GPU, host and SSD together
 //                          (an SSD capacity of 0 is no limit), or a kernel whose tensors and
-//                          workspace are more than the GPU holds (it could never run).
+//                          workspace are more than the GPU holds and that cannot stream the
+//                          excess: under g10-calibrated, with a workspace larger than the GPU,
+//                          or needing more than GPU, host and SSD together (docs/simulator.md,
+//                          "A kernel larger than the GPU").
 // The totals it returns bound every byte count the simulator keeps (what is on each tier, in
 // flight, reserved): each is a sum of some of the profile's tensors and workspaces.
 ProfileTotals checkProfileFitsMachine(const Profile& profile, const HardwareConfig& hw);

@@ -85,7 +85,7 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     order_ = runOrder(plan, profile.kernels.size());
     const ProfileIndex index(profile);
     indexKernelTensors(index);
-    setUpReplicas();
+    setUpSplit(index);
     const Liveness liveness = computeLiveness(profile);
     liveness_ = liveness.tensors;
     reorderOnUse_ = hw.faultModel != FaultModel::G10Calibrated;
@@ -94,6 +94,9 @@ Engine::Engine(const Profile& profile, const Plan& plan, const HardwareConfig& h
     for (std::size_t t = 0; t < profile.tensors.size(); ++t) producer_[t] = liveness.tensors[t].producer;
     needsRecompute_.assign(profile.tensors.size(), 0);
     noted_.assign(profile.tensors.size(), -1);
+    landAt_.assign(static_cast<std::size_t>(blocks_.size()), -1);
+    landKeepUntil_.assign(static_cast<std::size_t>(blocks_.size()), -1);
+    landFrom_.assign(static_cast<std::size_t>(blocks_.size()), 0);
     indexDirectives(index);
     placePersistentTensors();
 }
@@ -217,16 +220,7 @@ SimulationResult Engine::run() {
         const Nanoseconds iterationStart = now;
         for (std::int64_t pos : order_) {
             if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) throw SimulationCancelled();
-            KernelTiming timing;
-            if (pos == allReduceBeforePos_) {
-                // Several GPUs: the optimizer waits for the gradients' all-reduce (a barrier).
-                const Nanoseconds reduced = allReduceGradients(now);
-                timing = runKernel(pos, reduced);
-                timing.start = now;
-                timing.nvlinkStall = reduced - now;
-            } else {
-                timing = runKernel(pos, now);
-            }
+            const KernelTiming timing = runKernel(pos, now);
             now = timing.end;
             if (reported) result_.kernels.push_back(timing);
         }
@@ -236,7 +230,7 @@ SimulationResult Engine::run() {
     }
 
     result_.totals = stallTotals(result_.kernels);
-    result_.idealTime = idealIterationTime(profile_, hw_);
+    result_.idealTime = idealTimeOnEveryGpu();
     for (int i = 0; i < kLinkCount; ++i) result_.traffic[i] = links_[i].bytesMoved;
     result_.traffic[static_cast<int>(LinkId::NvLink)] =
         checkedAdd(result_.traffic[static_cast<int>(LinkId::NvLink)], links_[kNvLinkIntoHome].bytesMoved,

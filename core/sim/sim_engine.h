@@ -42,9 +42,21 @@ private:
     // memory (sim_engine_memory.cpp)
     void drainReleases(Nanoseconds t);
     void drainArrivals(Nanoseconds t);
+    // g10-calibrated prefetches (sim_engine_landing.cpp): room is taken as the copy lands
+    void prefetchOnLanding(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntilStamp);
+    void landPrefetches(Nanoseconds t);
+    void landForKernel(std::int64_t pos, const KernelTensors& kt, Nanoseconds t);
+    void delayLanding(std::int32_t b, Nanoseconds by);
+    void land(std::int32_t b, Nanoseconds readyAt, Nanoseconds t);
     // Frees GPU space for `need` bytes from time t. Returns when it is free, or nullopt when no
     // victim can be found (only for prefetches; a kernel that cannot fit throws).
     std::optional<Nanoseconds> makeRoom(Bytes need, Nanoseconds t, bool forKernel, std::int64_t kernelPos);
+    // A kernel larger than the GPU (sim_engine_stream.cpp): once only its own blocks are left,
+    // writes out the excess of them, in the order they are touched, from t; lowers `need` by
+    // the faulted blocks among them (they never keep a slot). Returns when the copies end.
+    Nanoseconds streamOwnBlocks(Bytes& need, Nanoseconds t, std::int64_t kernelPos);
+    bool streamedNow(std::int32_t b) const;  // streamed by the running kernel
+    bool allThereButStreamed(const KernelTensors& kt, Nanoseconds at) const;
     // Starts the copies out of the GPU for blocks already moved to host/SSD in the model; their
     // GPU slots free when each copy lands. One transfer per destination.
     void issueEvictions(Nanoseconds t, Bytes toHost, const std::vector<std::int32_t>& hostVictims, Bytes toSsd,
@@ -114,11 +126,13 @@ private:
 
     LinkQueue& link(LinkId id) { return links_[static_cast<int>(id)]; }
 
-    // several GPUs over NVLink (multi_gpu_replicas.cpp); every one is a no-op on one GPU
-    void setUpReplicas();
-    Nanoseconds scatterToReplicas(Nanoseconds arrivedAtHome, Bytes bytes);
-    Nanoseconds reduceFromReplicas(Nanoseconds t, Bytes bytes);
-    Nanoseconds allReduceGradients(Nanoseconds t);
+    // several GPUs over NVLink, each kernel split between them (multi_gpu_split.cpp); on one
+    // GPU kernelCompute is launchedDuration and the others change nothing
+    void setUpSplit(const ProfileIndex& index);
+    Nanoseconds kernelCompute(Nanoseconds duration) const;  // one GPU's share, launched
+    // The scatter before the kernel's compute and the reduce after it; returns the compute start.
+    Nanoseconds addNvLinkPhases(std::int64_t pos, const KernelNeeds& needs, KernelTiming& timing);
+    Nanoseconds idealTimeOnEveryGpu() const;
     void summariseGpus();
 
     const Profile& profile_;
@@ -172,6 +186,20 @@ private:
         std::int32_t tensor;
     };
     std::deque<PendingPrefetch> pendingPrefetch_[2];
+    // g10-calibrated: G10's batcher allocates a prefetched page (allocPTE: a free slot, or one
+    // evicted for it in the same tick, and the end of its LRU list) only when it copies that
+    // page in. So a prefetch takes GPU room block by block as its copy lands, not when it is
+    // issued: until then the block stays where it was, landAt_ says when it lands (-1: not
+    // arriving) and landings_ holds (time, block), earliest first; stale entries are skipped.
+    std::vector<Nanoseconds> landAt_;
+    std::vector<Nanoseconds> landFrom_;        // when its share of the copy starts, per block
+    std::vector<std::int64_t> landKeepUntil_;  // keepUntilStamp of the prefetch, per block
+    struct Landing {
+        Nanoseconds at;
+        std::int32_t block;
+        auto operator<=>(const Landing&) const = default;
+    };
+    std::priority_queue<Landing, std::vector<Landing>, std::greater<>> landings_;
     Nanoseconds faultCopyEnd_[2] = {0, 0};
     // G10 keeps a kernel's cuDNN workspace as an ordinary output tensor, so a look-ahead
     // prefetch for that kernel (DeepUM's "every tensor kernel i+8 requires") maps the workspace
@@ -196,8 +224,14 @@ private:
         counter = sum;
     }
 
-    std::int64_t allReduceBeforePos_ = -1;       // several GPUs: first optimizer kernel (profile position)
-    std::vector<std::int32_t> reducedGradients_;  // gradient tensors the optimizer reads
+    // Several GPUs: per kernel position, the output bytes the home GPU receives back (reduce);
+    // the largest shards (and workspace) another GPU held in the reported iteration.
+    std::vector<Bytes> reduceBytes_;
+    Bytes shardPeak_ = 0;
+
+    // The running kernel's streamed blocks (sorted) while streamedStamp_ == stamp_.
+    std::int64_t streamedStamp_ = -1;
+    std::vector<std::int32_t> streamed_;
 };
 
 }  // namespace spillway::sim

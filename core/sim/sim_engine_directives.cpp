@@ -89,6 +89,14 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
         }
     }
     if (need == 0) return;
+    // g10-calibrated: room as the copy lands (sim_engine_landing.cpp). A look-ahead prefetch
+    // with a keep hint (deepum-lookahead) keeps its room from the issue: its hint and the
+    // workspace it reserves (reserveWorkspace) stand for G10's DeepUM running window, which
+    // spares the window from the moment the kernel is 8 ahead (docs/validation.md, change 7).
+    if (hw_.faultModel == FaultModel::G10Calibrated && keepUntilStamp < 0) {
+        prefetchOnLanding(tensor, t, keepUntilStamp);
+        return;
+    }
     // Not on the critical path: if the GPU is full of data the next kernel needs, the prefetch
     // is dropped and the kernel faults instead (as G10's stalled prefetch queue would).
     const std::optional<Nanoseconds> roomAt = makeRoom(need, t, false, -1);
@@ -104,7 +112,7 @@ void Engine::prefetch(std::int32_t tensor, Nanoseconds t, std::int64_t keepUntil
     // tick (processFetch -> processAlloc -> processEvict): copies in and out run side by side,
     // so under g10-calibrated a copy starts before its room is free and only its end waits for
     // the room (it ends no earlier than the evictions it needs). Otherwise it starts at roomAt.
-    const bool pipelined = hw_.faultModel == FaultModel::G10Calibrated && hw_.gpuCount == 1;
+    const bool pipelined = hw_.faultModel == FaultModel::G10Calibrated;
     auto copyStart = [&](Bytes bytes, LinkId id) {
         if (!pipelined || bytes <= 0 || !link(id).present()) return *roomAt;
         return std::max(t, *roomAt - link(id).duration(bytes, kPrefetch));

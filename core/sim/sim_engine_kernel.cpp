@@ -40,7 +40,7 @@ Residence Engine::residenceOf(std::int32_t tensor, Nanoseconds at) const {
             discarded = true;
             continue;
         }
-        if (x.readyAt > at) return Residence::InFlight;
+        if (x.readyAt > at || landAt_[b] > at) return Residence::InFlight;
         gpu |= x.loc == BlockLoc::Gpu;
         host |= x.loc == BlockLoc::Host;
         ssd |= x.loc == BlockLoc::Ssd;
@@ -75,7 +75,9 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     currentPos_ = pos;
     drainReleases(t);
     protectBlocks(kt);
+    landPrefetches(t);  // g10-calibrated: prefetched blocks that landed take their room
     const Nanoseconds unmapCost = issueDirectives(directivesAt_[pos], pos, stamp_, t);
+    landForKernel(pos, kt, t);  // ... and those this kernel needs, now (sim_engine_landing.cpp)
     sample(t);
 
     KernelNeeds needs = classifyBlocks(kt, t);
@@ -85,28 +87,32 @@ KernelTiming Engine::runKernel(std::int64_t pos, Nanoseconds t) {
     costs.roomAt = makeRoomForFaults(pos, needs, checkedAdd(t, unmapCost, kClock));
     costs.batches = needs.demand.pages > 0 ? ceilDiv(needs.demand.pages, std::max<std::int64_t>(1, hw_.faultBatchPages)) : 0;
     costs.alloc = checkedAllocTime(needs.demand.zeroFill() + needs.workspaceToMap, hw_);
-    // The launch overhead is part of the kernel's compute (docs/simulator.md).
+    // The launch overhead is part of the kernel's compute (docs/simulator.md); several GPUs
+    // share the duration (kernelCompute: each launches its share).
     const Nanoseconds compute =
-        checkedAdd(launchedDuration(kernel.duration, hw_), needs.recompute, "a kernel's compute and recompute time");
+        checkedAdd(kernelCompute(kernel.duration), needs.recompute, "a kernel's compute and recompute time");
     KernelTiming timing;
     timing.start = t;
     timing.compute = compute;
     timing.faultedBytes = needs.demand.fromHost() + needs.demand.fromSsd() + needs.demand.zeroFill();
     const Nanoseconds dataReady = hw_.faultModel == FaultModel::Analytic ? priceAnalyticWait(needs, costs, timing)
                                                                          : priceG10Wait(pos, needs, costs, timing);
+    // Several GPUs: the scatter before the compute, the reduce after it (multi_gpu_split.cpp).
+    const Nanoseconds computeStart = addNvLinkPhases(pos, needs, timing);
     settleFaultedBlocks(needs, kernel, dataReady, timing.end);
 
     // Independent check: the analytic model computes after every block is there; G10 lets a
     // kernel run while its pages arrive but not end before they have.
-    countAbsentBlocks(kt, hw_.faultModel == FaultModel::Analytic ? timing.end - compute : timing.end);
+    countAbsentBlocks(kt, hw_.faultModel == FaultModel::Analytic ? computeStart : timing.end);
 
     // Transfers that ran while the kernel computed (hidden behind it).
-    const Nanoseconds computeFrom = std::max(t, timing.end - compute);
+    const Nanoseconds computeFrom = std::max(t, computeStart);
+    const Nanoseconds computeEnd = computeStart + compute;  // timing.end on one GPU
     for (LinkQueue& l : links_)
-        timing.overlap = checkedAdd(timing.overlap, l.busyWithin(computeFrom, timing.end), "a kernel's overlap time");
+        timing.overlap = checkedAdd(timing.overlap, l.busyWithin(computeFrom, computeEnd), "a kernel's overlap time");
 
     if (recording_) recordKernel(t, costs.batches, needs.recompute);
-    sample(timing.end - compute > t ? timing.end - compute : t);
+    sample(computeStart > t ? computeStart : t);
     return timing;
 }
 
@@ -131,7 +137,7 @@ Engine::KernelNeeds Engine::classifyBlocks(const KernelTensors& kt, Nanoseconds 
         for (std::int32_t tensor : tensors) {
             if (needsRecompute_[tensor]) {
                 // A re-run producer is one more kernel launch.
-                needs.recompute = checkedAdd(needs.recompute, launchedDuration(profile_.kernels[producer_[tensor]].duration, hw_),
+                needs.recompute = checkedAdd(needs.recompute, kernelCompute(profile_.kernels[producer_[tensor]].duration),
                                              "a kernel's recompute time");
                 needsRecompute_[tensor] = 0;
             }
@@ -271,6 +277,7 @@ void Engine::settleFaultedBlocks(const KernelNeeds& needs, const Kernel& kernel,
                                  Nanoseconds end) {
     Bytes zeroFilled = 0;  // this kernel's blocks: within the profile's total
     for (std::int32_t b : needs.faulted) {
+        if (streamedNow(b)) continue;  // a kernel larger than the GPU wrote it out (sim_engine_stream.cpp)
         Block& x = blocks_[b];
         if (x.loc == BlockLoc::Absent) zeroFilled += x.bytes;
         placeOnGpu(b, dataReady);
@@ -288,6 +295,8 @@ void Engine::countAbsentBlocks(const KernelTensors& kt, Nanoseconds at) {
     bool allThere = true;
     for (const auto* side : {&kt.inputs, &kt.outputs})
         for (std::int32_t tensor : *side) allThere = allThere && fullyReady(tensor, at);
+    // A kernel larger than the GPU leaves the blocks it streamed off the GPU; the rest must be there.
+    if (!allThere && streamedStamp_ == stamp_) allThere = allThereButStreamed(kt, at);
     if (recording_ && !allThere) ++result_.kernelsWithAbsentBlocks;
 }
 

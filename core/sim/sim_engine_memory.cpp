@@ -40,7 +40,6 @@ Tier Engine::spillTier(Bytes bytes) const {
 // (cudaMemPrefetchAsync); the SSD legs keep their LinkSpec.
 Nanoseconds Engine::moveOut(Nanoseconds t, Bytes bytes, Tier to) {
     constexpr TransferMechanism kOut = TransferMechanism::ManagedPrefetch;
-    t = reduceFromReplicas(t, bytes);  // several GPUs: merged into the home GPU first
     if (to == Tier::Host) return link(LinkId::GpuToHost).enqueue(t, bytes, kOut);
     if (link(LinkId::GpuToSsd).present()) return link(LinkId::GpuToSsd).enqueue(t, bytes, kOut);
     // No direct path: stage through host memory.
@@ -50,18 +49,19 @@ Nanoseconds Engine::moveOut(Nanoseconds t, Bytes bytes, Tier to) {
 Nanoseconds Engine::moveIn(Nanoseconds t, Bytes bytes, Tier from, TransferMechanism mechanism) {
     if (bytes <= 0) return t;
     LinkQueue& toGpu = link(LinkId::HostToGpu);
-    // Several GPUs: the home GPU receives the bytes once, then scatters them over NVLink.
-    if (from == Tier::Host) return scatterToReplicas(toGpu.enqueue(t, bytes, mechanism), bytes);
-    if (link(LinkId::SsdToGpu).present())
-        return scatterToReplicas(link(LinkId::SsdToGpu).enqueue(t, bytes, mechanism), bytes);
+    // Several GPUs: this is the home GPU's copy; the scatter happens per kernel
+    // (addNvLinkPhases).
+    if (from == Tier::Host) return toGpu.enqueue(t, bytes, mechanism);
+    if (link(LinkId::SsdToGpu).present()) return link(LinkId::SsdToGpu).enqueue(t, bytes, mechanism);
     const Nanoseconds staged = link(LinkId::SsdToHost).enqueue(t, bytes, mechanism);
-    return scatterToReplicas(toGpu.enqueue(staged, bytes, mechanism), bytes);
+    return toGpu.enqueue(staged, bytes, mechanism);
 }
 
 Nanoseconds Engine::faultIn(Nanoseconds t, Bytes bytes, Tier from) {
-    // Staged SSD traffic (no direct link) and several GPUs keep the FIFO model.
+    // Staged SSD traffic (no direct link) keeps the FIFO model. Several GPUs: the home GPU's
+    // copies are the single-GPU ones (the scatter is per kernel), so the same rule holds.
     const bool direct = from == Tier::Host || link(LinkId::SsdToGpu).present();
-    if (bytes <= 0 || hw_.faultModel != FaultModel::G10Calibrated || !direct || hw_.gpuCount > 1)
+    if (bytes <= 0 || hw_.faultModel != FaultModel::G10Calibrated || !direct)
         return moveIn(t, bytes, from, TransferMechanism::FaultMigration);
     const int i = from == Tier::Host ? 0 : 1;
     LinkQueue& l = link(from == Tier::Host ? LinkId::HostToGpu : LinkId::SsdToGpu);
@@ -77,6 +77,7 @@ Nanoseconds Engine::faultIn(Nanoseconds t, Bytes bytes, Tier from) {
             for (std::int32_t b = blocks_.firstBlock(p.tensor); b < blocks_.endBlock(p.tensor); ++b) {
                 Block& x = blocks_[b];
                 if (x.loc == BlockLoc::Gpu && x.readyAt >= oldEnd && x.readyAt < p.end) x.readyAt = p.end;
+                if (x.loc != BlockLoc::Gpu && landAt_[b] > start) delayLanding(b, pushed);
             }
         }
     }
@@ -111,6 +112,7 @@ void Engine::placeOnGpu(std::int32_t b, Nanoseconds readyAt) {
 
 void Engine::dropBlock(std::int32_t b) {
     Block& block = blocks_[b];
+    landAt_[b] = -1;  // a prefetch still copying it in lands nothing (landPrefetches)
     if (block.loc == BlockLoc::Gpu) {
         gpuUsed_ -= block.bytes;
         blocks_.unlink(b);
@@ -142,13 +144,16 @@ void Engine::issueEvictions(Nanoseconds t, Bytes toHost, const std::vector<std::
 
 std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forKernel, std::int64_t kernelPos) {
     drainReleases(t);
-    if (need > hw_.gpuCapacity) {
+    // A kernel larger than the GPU streams its own blocks (streamOwnBlocks, below), except under
+    // g10-calibrated, where machine_fit.cpp refuses it before the run.
+    if (need > hw_.gpuCapacity && (!forKernel || hw_.faultModel == FaultModel::G10Calibrated)) {
         if (!forKernel) return std::nullopt;
         throw std::runtime_error("kernel '" + profile_.kernels[kernelPos].name + "' needs " + std::to_string(need) +
                                  " bytes at once, more than the GPU capacity of " + std::to_string(hw_.gpuCapacity));
     }
     Bytes toHost = 0, toSsd = 0;
     std::vector<std::int32_t> hostVictims, ssdVictims;
+    Nanoseconds streamDone = t;  // a kernel larger than the GPU: when its streamed blocks are out
     auto victimOk = [&](std::int32_t b) {
         const Block& x = blocks_[b];
         return x.loc == BlockLoc::Gpu && x.protectStamp != stamp_ && x.readyAt <= t &&
@@ -178,9 +183,16 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
                     (firstArrival < 0 || y.readyAt < firstArrival))
                     firstArrival = y.readyAt;
             }
-            if (firstArrival < 0)
-                throw std::runtime_error("kernel '" + profile_.kernels[kernelPos].name +
-                                         "' cannot fit: every GPU block is in use by it");
+            if (firstArrival < 0) {
+                // Only the kernel's own blocks are left: it streams them (sim_engine_stream.cpp),
+                // after the victims taken so far; the room is made when they are out.
+                issueEvictions(t, toHost, hostVictims, toSsd, ssdVictims);
+                toHost = toSsd = 0;
+                hostVictims.clear();
+                ssdVictims.clear();
+                streamDone = streamOwnBlocks(need, t, kernelPos);
+                break;
+            }
             issueEvictions(t, toHost, hostVictims, toSsd, ssdVictims);
             return makeRoom(need, firstArrival, forKernel, kernelPos);
         }
@@ -229,7 +241,7 @@ std::optional<Nanoseconds> Engine::makeRoom(Bytes need, Nanoseconds t, bool forK
         releasingBytes_ -= releases_.top().second;
         releases_.pop();
     }
-    return freeAt;
+    return std::max(freeAt, streamDone);
 }
 
 }  // namespace spillway::sim

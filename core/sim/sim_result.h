@@ -22,7 +22,7 @@ struct KernelTiming {
     Nanoseconds faultStall = 0;         // waiting for demand-paged data (UVM faults)
     Nanoseconds oversubStall = 0;       // evicting on the critical path because the GPU was full
     Nanoseconds latePrefetchStall = 0;  // waiting for a prefetch that was issued but not done
-    Nanoseconds nvlinkStall = 0;        // several GPUs: waiting for the gradient all-reduce (0 on one GPU)
+    Nanoseconds nvlinkStall = 0;        // several GPUs: the NVLink scatter before and reduce after (0 on one GPU)
     Nanoseconds overlap = 0;
     Bytes faultedBytes = 0;
     bool operator==(const KernelTiming&) const = default;
@@ -84,8 +84,9 @@ struct StallTotals {
 };
 
 // Several GPUs (HardwareConfig::gpuCount > 1): what one GPU did. GPU 0 is the home GPU that
-// moves every tensor to and from host/SSD; the others are fed over NVLink (docs/simulator.md,
-// "Several GPUs over NVLink").
+// moves every tensor to and from host/SSD and stores it; the others hold the running kernel's
+// shards, scattered to them and reduced back over NVLink (docs/simulator.md, "Several GPUs
+// over NVLink").
 struct GpuSummary {
     Nanoseconds iterationTime = 0;  // lock-step: the same on every GPU
     Bytes pcieBytes = 0;            // host<->GPU, both directions, over this GPU's own PCIe link
@@ -140,8 +141,8 @@ struct SimulationResult {
     // With SimulationOptions::recordDemandFetches: every demand fetch of the reported iteration,
     // in run order (the plan verifier's "used while absent"). Not stored with kept runs.
     std::vector<DemandFetch> demandFetches;
-    // Several GPUs only (empty / 0 on one GPU): per GPU, GPU 0 first; gradient bytes all-reduced
-    // over NVLink before the optimizer (each byte counted once, not per GPU).
+    // Several GPUs only (empty on one GPU): per GPU, GPU 0 first. allReducedBytes: 0 since
+    // issue 18 split each kernel (no replicas, no all-reduce); kept for stored results.
     std::vector<GpuSummary> gpus;
     Bytes allReducedBytes = 0;
     bool operator==(const SimulationResult&) const = default;

@@ -320,9 +320,12 @@ private slots:
     }
 
     void aRefusedExportListsTheProblemsAndWritesNothing() {
-        // 0.01 GiB (the dock's smallest step): less than one attention kernel needs at once, so
-        // the verifier's replay cannot complete, as for the CLI.
+        // 0.01 GiB (the dock's smallest step): less than one attention kernel needs at once. On
+        // G10's A100 (G10's batcher, which cannot stream a kernel larger than the GPU: docs/
+        // simulator.md) the verifier's replay cannot complete, as for the CLI.
         views::WhatIfSettings w = settings_;
+        w.preset = "g10-a100";
+        window_->whatIfPanel()->selectPreset(w.preset);
         w.gpuBytes = 10737418;
         w.order = "program";
         window_->whatIfPanel()->setSettings(w);  // quiet: the export reads the dock, no run needed
@@ -344,6 +347,7 @@ private slots:
                               machineArgs(tiny));
         QCOMPARE(r.code, 1);  // the CLI refuses it too, with the same problem
         QVERIFY2(r.err.contains(outcome.problems.front().mid(QString("[does-not-fit] ").size()).toUtf8()), r.err.constData());
+        window_->whatIfPanel()->selectPreset(settings_.preset);
         window_->whatIfPanel()->setSettings(settings_);
     }
 

@@ -17,6 +17,7 @@ private slots:
         spec.baseHardware = testing::unitMachine(30 * kMiB);
         spec.parameter = "gpu_capacity";
         spec.values = {"16MiB", "30MiB", "64MiB"};  // 16 MiB cannot run kernel b2 (28 MiB at once)
+        spec.baseHardware.faultModel = FaultModel::G10Calibrated;  // under G10's batcher, which does not stream it
         spec.policies = {"uvm", "g10"};
         auto result = std::make_shared<const SweepResult>(runSweep(testing::trainingStep8(), spec));
         views::SweepWidget w;

@@ -286,9 +286,9 @@ private slots:
         QVERIFY(text.out.contains("1.00x"));
     }
 
-    // Two GPUs over a 1 GB/s NVLink with room for everything: the 2 MiB gradient is reduced
-    // into GPU 0 and broadcast back before `update`, (2-1) x 2 MiB each way = 4194304 bytes at
-    // 1 B/ns, so an NVLink column appears, in the text and in every JSON row.
+    // Two GPUs over a 1 GB/s NVLink: every kernel scatters half its inputs and reduces half its
+    // outputs at 1 B/ns (the 2 MiB gradient alone: 1 MiB out of its producer, 1 MiB into `update`,
+    // and more for the other tensors), so an NVLink column appears, in the text and in every JSON row.
     void compareShowsNvlinkStall() {
         const QStringList args{"compare", tiny_, "--hw", "discard-3080ti-pcie4", "--policies", "uvm,uvm+discard",
                                "--set", "gpu_count=2", "--set", "nvlink.bandwidth=1GB/s"};

@@ -260,8 +260,15 @@ private slots:
 
     void impossibleRunIsCaught() {
         const Profile profile = threeKernels();
-        // 'head' needs A, B and C at once: 12 MiB on an 8 MiB GPU.
-        const PlanVerification v = verifyPlan(profile, exportedFor(profile, Plan{}, 8 * kMiB));
+        // 'head' needs A, B and C at once: 12 MiB on an 8 MiB GPU. Managed memory lets it run,
+        // streaming 4 MiB of its own out while it runs (docs/simulator.md); G10's batcher replay
+        // cannot, so there the replay is refused and the verifier says which kernel.
+        ExportedPlan streams = exportedFor(profile, Plan{}, 8 * kMiB);
+        const PlanVerification ran = verifyPlan(profile, streams);
+        QVERIFY2(ran.ok() && ran.replayed, qPrintable(listed(ran)));
+        ExportedPlan refused = streams;
+        refused.hardware.faultModel = FaultModel::G10Calibrated;
+        const PlanVerification v = verifyPlan(profile, refused);
         const auto fit = ofKind(v, PlanProblemKind::DoesNotFit);
         QVERIFY2(fit.size() == 1, qPrintable(listed(v)));
         QVERIFY(fit[0]->message.find("head") != std::string::npos);

@@ -94,6 +94,8 @@ private slots:
         SweepSpec spec = pcieSweep();
         spec.parameter = "gpu_capacity";
         spec.values = {"16MiB", "30MiB"};  // kernel b2 alone needs 28 MiB: 16 MiB cannot run it
+        // under G10's batcher (the analytic model would stream it: docs/simulator.md)
+        spec.baseHardware.faultModel = FaultModel::G10Calibrated;
         const SweepResult r = runSweep(p, spec);
         for (size_t k = 0; k < spec.policies.size(); ++k) {
             QVERIFY(!r.at(0, k).ok);
