@@ -142,6 +142,23 @@ private slots:
         QVERIFY(sets[largestWorkingSet(sets)].totalBytes() <= hw.gpuCapacity);
     }
 
+    // OPT-1.3B at batch 128: MOST migrates and is not slower than G10 at any bandwidth of Fig. 8
+    // (issue 18's acceptance).
+    void opt128MostIsNotSlowerThanG10AtAnyBandwidth() {
+        const Profile profile = optTrainingGraph(OptConfig{});
+        for (const char* bw : {"3.2GB/s", "6.4GB/s", "12.8GB/s", "25.6GB/s"}) {
+            const auto hw = machine(bw);
+            const Plan plan = makePlan("most", profile, hw);
+            QVERIFY2(std::any_of(plan.directives.begin(), plan.directives.end(),
+                                 [](const Directive& d) { return d.kind == DirectiveKind::PreEvict; }),
+                     bw);
+            const auto most = run(profile, plan, hw);
+            const auto g10 = run(profile, makePlan("g10", profile, hw), hw);
+            QVERIFY2(most.iterationTime <= g10.iterationTime,
+                     qPrintable(QString("%1: most %2 s, g10 %3 s").arg(bw).arg(most.iterationTime / 1e9).arg(g10.iterationTime / 1e9)));
+        }
+    }
+
     // OPT-1.3B at batch 256 (the paper's larger OPT batch) fits, and MOST beats G10 at 3.2 GB/s.
     void opt256MostIsNotSlowerThanG10() {
         OptConfig c;
