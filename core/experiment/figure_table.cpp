@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace spillway {
 
@@ -31,6 +32,12 @@ std::string number(double value, int decimals) {
 }
 
 }  // namespace
+
+size_t FigureTable::seriesIndex(const std::string& name) const {
+    for (size_t s = 0; s < series.size(); ++s)
+        if (series[s] == name) return s;
+    throw std::out_of_range(fmt::format("figure '{}' has no series '{}'", id, name));
+}
 
 std::string FigureTable::shapeError() const {
     if (!isFileStem(id)) return fmt::format("figure id '{}' is not a file stem ([a-z0-9-])", id);

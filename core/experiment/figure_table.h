@@ -28,6 +28,8 @@ struct FigureTable {
     std::string caption;                       // a sentence under the figure: what is shown, units
 
     double at(size_t series, size_t group) const { return values.at(series).at(group); }
+    // The index of the series called `name`; std::out_of_range naming it when there is none.
+    size_t seriesIndex(const std::string& name) const;
     // Empty when the shape is consistent (values and why are series x groups, id is a file stem),
     // otherwise what is wrong.
     std::string shapeError() const;

@@ -36,6 +36,9 @@ struct Reproduction {
     std::vector<NamedSweep> sweeps;
     std::vector<PaperComparison> comparisons;
     std::string discussion;                // Markdown: what differs and why (may be empty)
+
+    // The figure with this id; std::out_of_range naming it when there is none.
+    const FigureTable& figure(const std::string& id) const;
 };
 
 struct ReproductionOptions {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace spillway {
 
 namespace {
@@ -27,6 +29,12 @@ std::string figureSection(const FigureTable& figure) {
 }
 
 }  // namespace
+
+const FigureTable& Reproduction::figure(const std::string& id) const {
+    for (const auto& f : figures)
+        if (f.id == id) return f;
+    throw std::out_of_range(fmt::format("the reproduction of {} has no figure '{}'", paper, id));
+}
 
 std::string reproductionMarkdown(const Reproduction& r) {
     std::string out = fmt::format("# {}\n\n", r.paper);

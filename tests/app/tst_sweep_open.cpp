@@ -3,6 +3,7 @@
 // and a batch-profile sweep alike; a broken file says which file and which JSON pointer, and the
 // chart keeps what it showed.
 #include "app/gui/sweep_page.h"
+#include "tests/support/tiny_gpt.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/io/valid_profile.h"
 #include "core/sweep/sweep_result_json.h"
@@ -81,16 +82,7 @@ private slots:
     void opensABatchSweep() {
         std::vector<BatchProfile> profiles;
         for (std::int64_t batch : {4, 1, 2}) {
-            TransformerConfig c;
-            c.layers = 1;
-            c.hidden = 128;
-            c.heads = 4;
-            c.sequence = 64;
-            c.maxPositions = 64;
-            c.vocab = 500;
-            c.batch = batch;
-            profiles.push_back({"gpt-b" + std::to_string(batch) + ".json",
-                                std::make_shared<const Profile>(transformerTrainingGraph(c))});
+            profiles.push_back({"gpt-b" + std::to_string(batch) + ".json", test::tinyGpt(batch, 1)});
         }
         SweepSpec spec;
         spec.baseHardware = hardwarePreset("g10-a100");

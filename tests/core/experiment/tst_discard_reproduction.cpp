@@ -17,18 +17,6 @@ using namespace spillway;
 
 namespace {
 
-const FigureTable& figure(const Reproduction& r, const std::string& id) {
-    for (const auto& f : r.figures)
-        if (f.id == id) return f;
-    throw std::runtime_error("no figure " + id);
-}
-
-size_t seriesOf(const FigureTable& f, const std::string& name) {
-    for (size_t s = 0; s < f.series.size(); ++s)
-        if (f.series[s] == name) return s;
-    throw std::runtime_error("no series " + name + " in " + f.id);
-}
-
 DiscardReproductionScope reduced() {
     DiscardReproductionScope s;
     s.vgg16Batches = {25, 150};
@@ -79,9 +67,9 @@ private slots:
 
     void discardRemovesTrafficWhenOversubscribed() {
         for (const char* id : {"table4", "table6", "table8"}) {
-            const FigureTable& t = figure(run(), id);
-            const size_t opt = seriesOf(t, "uvm-opt"), eager = seriesOf(t, "uvm-opt+discard"),
-                         lazy = seriesOf(t, "uvm-opt+discard-lazy");
+            const FigureTable& t = run().figure(id);
+            const size_t opt = t.seriesIndex("uvm-opt"), eager = t.seriesIndex("uvm-opt+discard"),
+                         lazy = t.seriesIndex("uvm-opt+discard-lazy");
             for (size_t g = 1; g < t.groups.size(); ++g) {  // 200%, 300%, 400%
                 qInfo("%s %s: uvm-opt %.2f GB, discard %.2f GB, lazy %.2f GB", id, t.groups[g].c_str(), t.at(opt, g),
                       t.at(eager, g), t.at(lazy, g));
@@ -89,31 +77,31 @@ private slots:
                 QVERIFY2(t.at(lazy, g) < t.at(opt, g), id);
             }
         }
-        const FigureTable& fig5 = figure(run(), "fig5");
+        const FigureTable& fig5 = run().figure("fig5");
         for (size_t g = 0; g < fig5.groups.size(); ++g)
-            if (fig5.at(seriesOf(fig5, "uvm-opt"), g) > 0)
-                QVERIFY2(fig5.at(seriesOf(fig5, "uvm-opt+discard"), g) < fig5.at(seriesOf(fig5, "uvm-opt"), g),
+            if (fig5.at(fig5.seriesIndex("uvm-opt"), g) > 0)
+                QVERIFY2(fig5.at(fig5.seriesIndex("uvm-opt+discard"), g) < fig5.at(fig5.seriesIndex("uvm-opt"), g),
                          fig5.groups[g].c_str());
     }
 
     void oversubscribedDiscardIsFaster() {
         for (const char* id : {"table3", "table5", "table7"}) {
-            const FigureTable& t = figure(run(), id);
+            const FigureTable& t = run().figure(id);
             for (size_t g = 0; g < t.groups.size(); ++g)
                 if (t.groups[g].rfind("<100%", 0) != 0)
-                    QVERIFY2(t.at(seriesOf(t, "uvm-opt+discard"), g) < 1.0, (std::string(id) + " " + t.groups[g]).c_str());
+                    QVERIFY2(t.at(t.seriesIndex("uvm-opt+discard"), g) < 1.0, (std::string(id) + " " + t.groups[g]).c_str());
         }
-        const FigureTable& fig6 = figure(run(), "fig6");  // the largest batch of each network oversubscribes
+        const FigureTable& fig6 = run().figure("fig6");  // the largest batch of each network oversubscribes
         for (size_t g = 1; g < fig6.groups.size(); g += 2)
-            QVERIFY2(fig6.at(seriesOf(fig6, "uvm-opt+discard"), g) > fig6.at(seriesOf(fig6, "uvm-opt"), g),
+            QVERIFY2(fig6.at(fig6.seriesIndex("uvm-opt+discard"), g) > fig6.at(fig6.seriesIndex("uvm-opt"), g),
                      fig6.groups[g].c_str());
     }
 
     void eagerDiscardCostsWhenItFitsAndLazyDoesNot() {
         for (const char* id : {"table3", "table5", "table7"}) {
-            const FigureTable& t = figure(run(), id);
+            const FigureTable& t = run().figure(id);
             for (size_t g = 0; g < t.groups.size(); ++g) {
-                const double eager = t.at(seriesOf(t, "uvm-opt+discard"), g), lazy = t.at(seriesOf(t, "uvm-opt+discard-lazy"), g);
+                const double eager = t.at(t.seriesIndex("uvm-opt+discard"), g), lazy = t.at(t.seriesIndex("uvm-opt+discard-lazy"), g);
                 if (t.groups[g].rfind("<100%", 0) == 0) {
                     QVERIFY2(eager > 1.0, id);
                     QCOMPARE(lazy, 1.0);  // nothing reclaimed, nothing unmapped: exactly UVM-opt
@@ -121,11 +109,11 @@ private slots:
                 QVERIFY2(lazy <= eager, (std::string(id) + " " + t.groups[g]).c_str());  // lazy never slower
             }
         }
-        const FigureTable& fig6 = figure(run(), "fig6");  // the smallest batch of each network fits
+        const FigureTable& fig6 = run().figure("fig6");  // the smallest batch of each network fits
         for (size_t g = 0; g < fig6.groups.size(); g += 2) {
-            QVERIFY(fig6.at(seriesOf(fig6, "uvm-opt+discard"), g) < fig6.at(seriesOf(fig6, "uvm-opt"), g));
-            QCOMPARE(fig6.at(seriesOf(fig6, "uvm-opt+discard-lazy"), g), fig6.at(seriesOf(fig6, "uvm-opt"), g));
-            QVERIFY(!std::isnan(fig6.at(seriesOf(fig6, "no-uvm"), g)));
+            QVERIFY(fig6.at(fig6.seriesIndex("uvm-opt+discard"), g) < fig6.at(fig6.seriesIndex("uvm-opt"), g));
+            QCOMPARE(fig6.at(fig6.seriesIndex("uvm-opt+discard-lazy"), g), fig6.at(fig6.seriesIndex("uvm-opt"), g));
+            QVERIFY(!std::isnan(fig6.at(fig6.seriesIndex("no-uvm"), g)));
         }
     }
 
@@ -161,7 +149,7 @@ private slots:
         for (const auto& f : r.figures) ids.insert(f.id);
         QVERIFY(ids.count("table3") && ids.count("table4") && ids.count("fig6"));
         QVERIFY(!ids.count("table1") && !ids.count("table5") && !ids.count("table7"));
-        QCOMPARE(figure(r, "fig6").groups.size(), size_t(1));
+        QCOMPARE(r.figure("fig6").groups.size(), size_t(1));
         o.only = {"resnet50"};
         try {
             reproduceDiscardScope(o, s);

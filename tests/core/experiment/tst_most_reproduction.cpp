@@ -12,22 +12,6 @@
 
 using namespace spillway;
 
-namespace {
-
-const FigureTable& figure(const Reproduction& r, const std::string& id) {
-    for (const auto& f : r.figures)
-        if (f.id == id) return f;
-    throw std::runtime_error("no figure " + id);
-}
-
-size_t seriesIndex(const FigureTable& f, const std::string& name) {
-    for (size_t i = 0; i < f.series.size(); ++i)
-        if (f.series[i] == name) return i;
-    throw std::runtime_error("no series " + name);
-}
-
-}  // namespace
-
 class TestMostReproduction : public QObject {
     Q_OBJECT
     Reproduction bert_;
@@ -47,7 +31,7 @@ private slots:
 
     // Fig. 1's bars are shares of one iteration: they add up to 100%.
     void breakdownSharesAddUp() {
-        const FigureTable& f = figure(bert_, "fig1");
+        const FigureTable& f = bert_.figure("fig1");
         QCOMPARE(f.groups.size(), size_t(4));  // BERT-512 with uvm, deepum, g10, most
         for (size_t g = 0; g < f.groups.size(); ++g) {
             double sum = 0;
@@ -55,27 +39,27 @@ private slots:
             QVERIFY2(std::abs(sum - 100.0) < 1e-6, f.groups[g].c_str());
         }
         // UVM stalls on oversubscription, MOST (almost) never: the paper's Figs. 1 and 6.
-        const size_t oversub = seriesIndex(f, "oversubscription stall");
+        const size_t oversub = f.seriesIndex("oversubscription stall");
         QVERIFY(f.at(oversub, 0) > 10.0);
         QVERIFY(f.at(oversub, 3) < f.at(oversub, 0) / 10);
     }
 
     // Fig. 5 is over UVM: UVM's own bar is 1, and the mean of one workload is that workload.
     void speedupsAreOverUvm() {
-        const FigureTable& f = figure(bert_, "fig5");
+        const FigureTable& f = bert_.figure("fig5");
         QCOMPARE(f.groups, (std::vector<std::string>{"BERT-512", "mean"}));
-        QCOMPARE(f.at(seriesIndex(f, "UVM"), 0), 1.0);
-        const size_t most = seriesIndex(f, "MOST");
+        QCOMPARE(f.at(f.seriesIndex("UVM"), 0), 1.0);
+        const size_t most = f.seriesIndex("MOST");
         QCOMPARE(f.at(most, 1), f.at(most, 0));
-        QVERIFY(f.at(most, 0) > f.at(seriesIndex(f, "DeepUM"), 0));
+        QVERIFY(f.at(most, 0) > f.at(f.seriesIndex("DeepUM"), 0));
     }
 
     // Fig. 8 is over DeepUM, and on BERT-512 MOST is at least as fast as G10 at every bandwidth
     // (issue 18's acceptance, on the generated BERT-512).
     void mostBeatsDeepumAndG10AtEveryBandwidth() {
-        const FigureTable& f = figure(bert_, "fig8");
+        const FigureTable& f = bert_.figure("fig8");
         QCOMPARE(f.groups.size(), size_t(4));
-        const size_t most = seriesIndex(f, "MOST"), g10 = seriesIndex(f, "G10"), deepum = seriesIndex(f, "DeepUM");
+        const size_t most = f.seriesIndex("MOST"), g10 = f.seriesIndex("G10"), deepum = f.seriesIndex("DeepUM");
         for (size_t g = 0; g < f.groups.size(); ++g) {
             QCOMPARE(f.at(deepum, g), 1.0);
             QVERIFY2(f.at(most, g) >= f.at(g10, g), f.groups[g].c_str());

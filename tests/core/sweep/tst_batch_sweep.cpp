@@ -11,6 +11,7 @@
 #include "core/sweep/batch_profiles.h"
 #include "core/sweep/parameter_sweep.h"
 #include "core/trace/transformer_training_graph.h"
+#include "tests/support/tiny_gpt.h"
 
 #include <QtTest>
 
@@ -20,19 +21,8 @@ using namespace spillway;
 
 namespace {
 
-// A two-layer GPT small enough to simulate in milliseconds; 30 MiB of tensors at batch 4.
-std::shared_ptr<const Profile> tinyGpt(std::int64_t batch, std::int64_t layers = 2) {
-    TransformerConfig c;
-    c.layers = layers;
-    c.hidden = 128;
-    c.heads = 4;
-    c.sequence = 64;
-    c.maxPositions = 64;
-    c.vocab = 500;
-    c.microBatches = 1;
-    c.batch = batch;
-    return std::make_shared<const Profile>(transformerTrainingGraph(c));
-}
+// Two layers unless a test says otherwise (tests/support/tiny_gpt.h).
+std::shared_ptr<const Profile> tinyGpt(std::int64_t batch, std::int64_t layers = 2) { return test::tinyGpt(batch, layers); }
 
 // G10's A100 with 8 MiB of GPU memory: every batch is oversubscribed (peak 12 MiB at batch 4).
 HardwareConfig smallGpu() {

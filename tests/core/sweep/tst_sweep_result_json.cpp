@@ -1,6 +1,7 @@
 // A finished sweep written as spillway.sweep/1 reads back to the same result (every cell, the
 // spec, the machine, a batch sweep's profile sources), and every kind of bad file is refused
 // with an ImportError naming the file and the JSON pointer of the bad value.
+#include "tests/support/tiny_gpt.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/io/base/import_error.h"
 #include "core/io/valid_profile.h"
@@ -95,16 +96,7 @@ private slots:
     void batchSweepRoundTrips() {
         std::vector<BatchProfile> profiles;
         for (std::int64_t batch : {2, 1}) {
-            TransformerConfig c;
-            c.layers = 1;
-            c.hidden = 128;
-            c.heads = 4;
-            c.sequence = 64;
-            c.maxPositions = 64;
-            c.vocab = 500;
-            c.batch = batch;
-            profiles.push_back({"gpt at batch " + std::to_string(batch),
-                                std::make_shared<const Profile>(transformerTrainingGraph(c))});
+            profiles.push_back({"gpt at batch " + std::to_string(batch), test::tinyGpt(batch, 1)});
         }
         SweepSpec spec;
         spec.baseHardware = hardwarePreset("g10-a100");
