@@ -36,9 +36,12 @@ void checkOnly(const std::vector<std::string>& only) {
 
 bool chosen(const std::vector<std::string>& only, const std::string& id) {
     if (only.empty()) return true;
-    for (const auto& [wid, full] : kWorkloads)
-        if (wid == id && std::find_if(only.begin(), only.end(), [&](const std::string& n) { return n == wid || n == full; }) != only.end())
-            return true;
+    for (const auto& workload : kWorkloads) {
+        if (workload.first != id) continue;
+        // Named by its id or its full name ("fir" or "FIR").
+        const auto named = [&](const std::string& n) { return n == workload.first || n == workload.second; };
+        if (std::find_if(only.begin(), only.end(), named) != only.end()) return true;
+    }
     return false;
 }
 
