@@ -23,5 +23,7 @@ CommandAction addLayoutCommand(CLI::App& app);
 CommandAction addPlanCommand(CLI::App& app);
 CommandAction addVerifyCommand(CLI::App& app);
 CommandAction addReproduceCommand(CLI::App& app);
+// TENSILE's operator-time predictor (core/predictor): train, score, a new job's first iterations.
+CommandAction addPredictorCommand(CLI::App& app);
 
 }  // namespace spillway::cli

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     add(addPlanCommand);
     add(addVerifyCommand);
     add(addReproduceCommand);
+    add(addPredictorCommand);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
