@@ -28,5 +28,5 @@ set(CPACK_DEBIAN_PACKAGE_LICENSE "GPL-3.0-or-later")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # Declared by hand (not dpkg-shlibdeps) so the package builds the same way everywhere.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libqt6widgets6 (>= 6.4), libqt6gui6 (>= 6.4), libqt6core6 (>= 6.4), libqt6concurrent6 (>= 6.4), libqt6printsupport6 (>= 6.4), libqt6svg6 (>= 6.4), libqcustomplot2.1-qt6, libfmt9, libsqlite3-0 (>= 3.40), libssl3, libstdc++6 (>= 12), libgcc-s1, libc6 (>= 2.36), qt6-qpa-plugins")
+    "libqt6widgets6 (>= 6.4), libqt6gui6 (>= 6.4), libqt6core6 (>= 6.4), libqt6concurrent6 (>= 6.4), libqt6printsupport6 (>= 6.4), libqt6svg6 (>= 6.4), libqcustomplot2.1-qt6, libfmt9, coinor-libcbc3, libsqlite3-0 (>= 3.40), libssl3, libstdc++6 (>= 12), libgcc-s1, libc6 (>= 2.36), qt6-qpa-plugins")
 include(CPack)

@@ -44,20 +44,33 @@ struct PlanRow {
     std::size_t buffers = 0;
     std::string note;
     std::string error;
+    std::vector<LeafReport> orderLeaves, layoutLeaves;  // roam: per leaf; model: the one solve
+    std::string orderStatus, placementStatus;           // model: CBC's status
+};
+
+// What plan passes to the layout besides the time limit: ROAM's leaf ILP and MODeL's limit.
+struct IlpSettings {
+    bool leafIlp = false;
+    double leafIlpSeconds = 1.0;
+    double modelTimeLimit = 3600.0;
 };
 
 PlanRow placeOrdered(const Profile& profile, const OrderResult& order, const std::string& placement,
-                     double timeLimit) {
+                     double timeLimit, const IlpSettings& ilp) {
     PlanRow row;
     row.order = order.method;
     row.placement = placement;
     row.orderSeconds = order.seconds;
     row.orderProven = order.provenOptimal;
+    row.orderLeaves = order.leaves;
+    row.orderStatus = order.solverStatus;
     try {
         const AllocationProblem problem = allocationProblemFromProfile(profile, order.order);
         row.buffers = problem.buffers.size();
         PlacementOptions options;
-        options.timeLimitSeconds = timeLimit;
+        options.timeLimitSeconds = placement == "model" ? ilp.modelTimeLimit : timeLimit;
+        options.ilpLeaves = ilp.leafIlp;
+        options.ilpSecondsPerLeaf = ilp.leafIlpSeconds;
         if (placement == "roam")  // ROAM's subgraph tree of this order, whichever method made it
             for (const RoamSpan& s : roamSubgraphTree(profile, order.order, problem).spans)
                 options.roamSpans.emplace_back(s.begin, s.end);
@@ -73,10 +86,29 @@ PlanRow placeOrdered(const Profile& profile, const OrderResult& order, const std
         row.placementProven = placed.provenOptimal;
         row.fits = placed.fits;
         row.note = placed.note;
+        row.layoutLeaves = placed.leaves;
+        row.placementStatus = placed.solverStatus;
     } catch (const std::exception& e) {
         row.error = e.what();
     }
     return row;
+}
+
+nlohmann::ordered_json solveJson(const LeafSolve& s) {
+    return {{"ran", s.ran},         {"proven_optimal", s.proven}, {"value_bytes", s.value},
+            {"bound_bytes", s.bound}, {"seconds", s.seconds},      {"status", s.status}};
+}
+
+nlohmann::ordered_json leavesJson(const std::vector<LeafReport>& leaves) {
+    auto list = nlohmann::ordered_json::array();
+    for (const LeafReport& l : leaves)
+        list.push_back({{"pass", l.pass},
+                        {"index", l.index},
+                        {"size", l.size},
+                        {"branch_and_bound", solveJson(l.branchAndBound)},
+                        {"ilp", solveJson(l.ilp)},
+                        {"kept", l.kept}});
+    return list;
 }
 
 nlohmann::ordered_json rowJson(const PlanRow& r) {
@@ -93,8 +125,23 @@ nlohmann::ordered_json rowJson(const PlanRow& r) {
     j["placement_seconds"] = r.placementSeconds;
     j["order_proven_optimal"] = r.orderProven;
     j["placement_proven_optimal"] = r.placementProven;
+    if (!r.orderStatus.empty()) j["order_solver_status"] = r.orderStatus;
+    if (!r.placementStatus.empty()) j["placement_solver_status"] = r.placementStatus;
     if (!r.note.empty()) j["note"] = r.note;
+    if (!r.orderLeaves.empty()) j["order_leaves"] = leavesJson(r.orderLeaves);
+    if (!r.layoutLeaves.empty()) j["layout_leaves"] = leavesJson(r.layoutLeaves);
     return j;
+}
+
+// The layout's leaves are few (the nested spans plus the root): one line each.
+void printLayoutLeaves(const std::vector<LeafReport>& leaves) {
+    fmt::print("  {:>4} {:>8} {:>14} {:>8} {:>9} {:>14} {:>8} {:>9}  kept\n", "leaf", "buffers", "B&B arena", "proven",
+               "B&B s", "ILP arena", "proven", "ILP s");
+    for (const LeafReport& l : leaves)
+        fmt::print("  {:>4} {:>8} {:>14} {:>8} {:>9.3f} {:>14} {:>8} {:>9.3f}  {}\n", l.index, l.size,
+                   readableBytes(l.branchAndBound.value), l.branchAndBound.proven ? "yes" : "no",
+                   l.branchAndBound.seconds, l.ilp.ran ? readableBytes(l.ilp.value) : std::string("-"),
+                   l.ilp.proven ? "yes" : "no", l.ilp.seconds, l.ilp.ran ? l.kept : "b&b (ILP " + l.ilp.status + ")");
 }
 
 void printRows(const std::vector<PlanRow>& rows) {
@@ -108,8 +155,21 @@ void printRows(const std::vector<PlanRow>& rows) {
         fmt::print("{:<8} {:<18} {:>14} {:>14} {:>8.2f}% {:>10.3f} {:>10.3f}{}\n", r.order, r.placement,
                    readableBytes(r.theoreticalPeak), readableBytes(r.arena), 100.0 * r.fragmentation, r.orderSeconds,
                    r.placementSeconds,
-                   (r.orderProven || r.order != "roam" ? "" : "  (order not proven optimal)") +
-                       std::string(r.placementProven || r.placement != "exact" ? "" : "  (layout not proven optimal)"));
+                   (r.orderProven || (r.order != "roam" && r.order != "model") ? "" : "  (order not proven optimal)") +
+                       std::string(r.placementProven || (r.placement != "exact" && r.placement != "model")
+                                       ? ""
+                                       : "  (layout not proven optimal)"));
+    }
+    // Per-leaf solvers (ROAM) and MODeL's status, one summary line each.
+    for (const PlanRow& r : rows) {
+        if (!r.error.empty()) continue;
+        if (!r.orderStatus.empty()) fmt::print("{} order: CBC {}\n", r.order, r.orderStatus);
+        if (!r.placementStatus.empty()) fmt::print("{} layout: CBC {}\n", r.placement, r.placementStatus);
+        if (r.order == "roam" && !r.orderLeaves.empty()) fmt::print("{}\n", leafSummary(r.orderLeaves, "order"));
+        if (r.placement == "roam" && !r.layoutLeaves.empty()) {
+            fmt::print("{}\n", leafSummary(r.layoutLeaves, "layout"));
+            printLayoutLeaves(r.layoutLeaves);
+        }
     }
 }
 
@@ -130,18 +190,33 @@ CommandAction addPlanCommand(CLI::App& app) {
         std::string exportPath;
         bool force = false;
         bool noFaults = false;
+        IlpSettings ilp;
     };
     auto state = std::make_shared<State>();
     addProfileArgs(*cmd, state->args);
-    cmd->add_option("--order", state->order, "Kernel order: program|lescea|roam")->capture_default_str();
+    cmd->add_option("--order", state->order, "Kernel order: program|lescea|roam, or model (MODeL's whole-graph ILP)")
+        ->capture_default_str();
     std::string methods;
     for (const auto& name : placementMethodNames()) methods += (methods.empty() ? "" : "|") + name;
-    cmd->add_option("--placement", state->placement, "Placement: " + methods)->capture_default_str();
+    cmd->add_option("--placement", state->placement, "Placement: " + methods + ", or model (MODeL's whole-problem ILP)")
+        ->capture_default_str();
     cmd->add_option("--time-limit", state->timeLimit,
                     "Seconds each exact search may take (per ROAM segment; per exact or best layout)")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     cmd->add_option("--json", state->json, "Also write the result as JSON to this file");
+    cmd->add_option("--model-time-limit", state->ilp.modelTimeLimit,
+                    "Seconds CBC may take on the whole-graph ILP of --order model / --placement model (MODeL's "
+                    "baseline; the ROAM paper gives it 1 h)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_option("--leaf-ilp-seconds", state->ilp.leafIlpSeconds,
+                    "Seconds CBC may take on each ROAM leaf's ILP (beside our branch and bound)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_flag("--leaf-ilp", state->ilp.leafIlp,
+                  "Also solve every ROAM leaf by the ILP on CBC (slow: solves run one at a time), keep the better "
+                  "and report per leaf which solver proved what");
     cmd->add_flag("--compare", state->compare, "Every order x every placement, one row each");
     cmd->add_option("--export", state->exportPath,
                     "Write one deployable plan (order, arena offsets and the policy's directives) as "
@@ -180,15 +255,22 @@ CommandAction addPlanCommand(CLI::App& app) {
                 for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
                 throw std::invalid_argument(fmt::format("unknown {} '{}' (expected one of: {})", what, name, list));
             };
-            for (const auto& o : orders) check(o, orderMethodNames(), "order");
-            for (const auto& p : placements) check(p, placementMethodNames(), "placement method");
+            auto withModel = [](std::vector<std::string> names) {  // the ILP baseline, never in --compare
+                names.push_back("model");
+                return names;
+            };
+            for (const auto& o : orders) check(o, withModel(orderMethodNames()), "order");
+            for (const auto& p : placements) check(p, withModel(placementMethodNames()), "placement method");
             const Profile profile = loadValidProfile(state->args.path, state->args.options());
             OrderOptions orderOptions;
             orderOptions.timeLimitSecondsPerSegment = state->timeLimit;
+            orderOptions.ilpLeaves = state->ilp.leafIlp;
+            orderOptions.ilpSecondsPerLeaf = state->ilp.leafIlpSeconds;
+            orderOptions.modelTimeLimitSeconds = state->ilp.modelTimeLimit;
             std::vector<PlanRow> rows;
             for (const std::string& o : orders) {
                 const OrderResult order = orderOperators(o, profile, orderOptions);
-                for (const std::string& p : placements) rows.push_back(placeOrdered(profile, order, p, state->timeLimit));
+                for (const std::string& p : placements) rows.push_back(placeOrdered(profile, order, p, state->timeLimit, state->ilp));
             }
             fmt::print("{} ({} kernels, {} tensors)\n\n",
                        profile.metadata.model.empty() ? state->args.path : profile.metadata.model,

@@ -2,6 +2,7 @@
 
 #include "core/experiment/discard_reproduction.h"
 #include "core/experiment/most_reproduction.h"
+#include "core/experiment/tensile_reproduction.h"
 
 namespace spillway {
 
@@ -11,6 +12,8 @@ std::span<const PaperReproduction> paperReproductions() {
          &reproduceMost},
         {"discard", "UVM Discard's Tables 1 and 3-8 and Figs. 5-7 (FIR, Radix-sort, Hash-join; VGG-16, ResNet-53, Darknet-19) on its 3080 Ti (PCIe 3 and 4) and GTX 1070",
          &reproduceDiscard},
+        {"tensile", "TENSILE's Tables 1-2 and Fig. 6 (VGG, Inception V3/V4, ResNet-50, DenseNet at batch 2; 1-3 jobs; asynchronous and synchronised operators) on its RTX 2080 Ti",
+         &reproduceTensile},
     };
     return papers;
 }

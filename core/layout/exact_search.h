@@ -67,11 +67,23 @@ private:
         std::vector<std::int32_t> buffers;  // unplaced when the partition was formed
         std::int32_t lo = 0, hi = 0;        // section range
     };
+    // A node's candidates in ascending (minOffset, rank); key packs both where it fits.
+    struct Candidate {
+        std::int64_t key;
+        std::int32_t rank;
+        std::int32_t buffer;
+    };
+    using Candidates = std::vector<Candidate>;
     SearchOutcome solvePartition(const Partition& partition);
-    SearchOutcome search(const Partition& partition, Bytes minOffset, std::int32_t minRank);
-    SearchOutcome placeAndRecurse(const Partition& partition, std::int32_t buffer, Bytes offset,
-                                  std::int32_t rank);
-    SearchOutcome decompose(const Partition& partition, std::int32_t buffer, Bytes offset, std::int32_t rank);
+    // `parent`: the calling node's sorted candidates when this node searches the same partition
+    // with the same ranks; then only the buffers whose minOffset rose are sorted again.
+    SearchOutcome search(const Partition& partition, Bytes minOffset, std::int32_t minRank,
+                         const Candidates* parent = nullptr);
+    void sortedCandidates(const Partition& partition, const Candidates* parent, Candidates& out) const;
+    SearchOutcome placeAndRecurse(const Partition& partition, const Candidates& candidates, std::int32_t buffer,
+                                  Bytes offset, std::int32_t rank);
+    SearchOutcome decompose(const Partition& partition, const Candidates& candidates, std::int32_t buffer,
+                            Bytes offset, std::int32_t rank);
     bool outOfBudget();
     // Re-ranks a part's buffers by the preorder keys with the section loads as they are now.
     void rerank(std::vector<std::int32_t>& buffers);

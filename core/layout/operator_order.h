@@ -9,6 +9,7 @@
 //             and every segment is solved exactly (branch and bound) in parallel.
 // Every order a method returns has passed isTopologicalOrder; a method throws rather than
 // return one that fails it. docs/layout-order.md describes the algorithms and decisions.
+#include "core/layout/leaf_report.h"
 #include "core/trace/dependency_graph.h"
 #include "core/trace/profile.h"
 #include "core/trace/units.h"
@@ -38,6 +39,13 @@ struct OrderOptions {
     // Window passes over large segments; pass 2 shifts the windows by half a window so that
     // kernels near a window edge can move across it.
     int windowPasses = 2;
+    // roam: each leaf is also solved by the order ILP on CBC (ilp_order.h) with this time
+    // limit, the better answer kept and both reported (OrderResult::leaves). Off by default:
+    // CBC solves run one at a time, which slows large graphs (`spillway-cli plan` turns it on).
+    bool ilpLeaves = false;
+    double ilpSecondsPerLeaf = 1.0;
+    // model (MODeL's baseline): the whole graph's order ILP stops after this long (the paper: 1 h).
+    double modelTimeLimitSeconds = 3600.0;
 };
 
 struct OrderSegmentStats {
@@ -63,6 +71,11 @@ struct OrderResult {
     // roam: ROAM's subgraph tree of the order as nested tick spans [begin, end), innermost first
     // (roam_subgraph_tree.h); each pairs a forward segment with its backward segment.
     std::vector<std::pair<std::int64_t, std::int64_t>> subgraphSpans;
+    // roam: what each solver did on each leaf (window), every pass; model: the one whole-graph solve.
+    std::vector<LeafReport> leaves;
+    // model: CBC's status ("optimal", "feasible (time limit)", ...) and proven lower bound.
+    std::string solverStatus;
+    Bytes lowerBound = 0;
     std::string notes;
 };
 
@@ -75,12 +88,18 @@ bool isTopologicalOrder(const DependencyGraph& graph, const std::vector<std::int
 OrderResult programOrder(const Profile& profile);
 OrderResult lesceaOrder(const Profile& profile);
 OrderResult roamOrder(const Profile& profile, const OrderOptions& options = {});
+// MODeL's baseline: the order ILP (ilp_order.h) over the whole graph, single stream, started from
+// the program-first topological order, stopped at modelTimeLimitSeconds: the best order found,
+// provenOptimal when CBC finished. Refused (the start returned, notes say so) when the model
+// would exceed IlpOrderOptions::maxVariables.
+OrderResult modelOrder(const Profile& profile, const OrderOptions& options = {});
 
 // Theoretical peak of running `order` (empty = program order), as the results report it.
 Bytes theoreticalPeakOf(const Profile& profile, const std::vector<std::int64_t>& order);
 
 // Names the CLI accepts, in table order: program, lescea, roam. Throws std::invalid_argument
-// listing them when `method` is unknown.
+// listing them when `method` is unknown. orderOperators also takes "model" (the whole-graph ILP
+// baseline), which is not in the list: comparisons would run it for its whole time limit.
 const std::vector<std::string>& orderMethodNames();
 OrderResult orderOperators(const std::string& method, const Profile& profile, const OrderOptions& options = {});
 

@@ -66,7 +66,9 @@ OrderResult orderOperators(const std::string& method, const Profile& profile, co
     if (method == "program") return programOrder(profile);
     if (method == "lescea") return lesceaOrder(profile);
     if (method == "roam") return roamOrder(profile, options);
-    throw std::invalid_argument(fmt::format("unknown order method '{}': expected program, lescea or roam", method));
+    if (method == "model") return modelOrder(profile, options);
+    throw std::invalid_argument(
+        fmt::format("unknown order method '{}': expected program, lescea, roam (or model, the ILP baseline)", method));
 }
 
 }  // namespace spillway

@@ -7,10 +7,12 @@
 //  3. The weight-update scheduler assigns every weight-update branch to a segment: right after
 //     its gradient, or later when the activations estimated live there plus alpha gradient-sized
 //     layers exceed the estimated peak (equations 4-6, delay radius r).
-//  4. Each segment (its own kernels and its branches) is solved exactly; segments above
-//     node_limit are split into windows (dependent subgraphs). Leaves run in parallel (TBB) and
-//     their orders are concatenated (equation 3).
+//  4. Each segment (its own kernels and its branches) is solved exactly (branch and bound and,
+//     with OrderOptions::ilpLeaves, the order ILP on CBC as in the paper; the better kept);
+//     segments above node_limit are split into windows (dependent subgraphs). Leaves run in
+//     parallel (TBB) and their orders are concatenated (equation 3).
 // docs/layout-order.md records where the paper is vague and what was decided.
+#include "core/layout/ilp_order.h"
 #include "core/layout/operator_order.h"
 #include "core/layout/order_memory_model.h"
 #include "core/layout/order_window_solver.h"
@@ -41,12 +43,43 @@ struct Leaf {
     size_t segment = 0;
 };
 
+// One leaf by branch and bound and, when asked, by the order ILP on CBC (the paper's solver);
+// the lower peak is kept (on a tie, branch and bound's order), proven if either proved it.
+WindowSolution solveLeafBothWays(const OrderMemoryModel& model, const DependencyGraph& graph,
+                                 const OrderMemoryModel::State& before, const std::vector<std::int64_t>& window,
+                                 const OrderOptions& options, LeafReport& report) {
+    WindowSolution bb = solveWindowExactly(model, graph, before, window, options.timeLimitSecondsPerSegment);
+    report.part = "order";
+    report.size = std::int64_t(window.size());
+    report.branchAndBound = {true, bb.provenOptimal, bb.peak, bb.provenOptimal ? bb.peak : 0, bb.seconds,
+                             bb.provenOptimal ? "optimal" : "time limit"};
+    if (!options.ilpLeaves) {
+        report.ilp.status = "not run";
+        report.kept = "branch-and-bound";
+        return bb;
+    }
+    IlpOrderOptions ilpOptions;
+    ilpOptions.timeLimitSeconds = options.ilpSecondsPerLeaf;
+    const IlpOrderSolution ilp = solveOrderIlp(model, graph, before, window, ilpOptions);
+    const bool ilpProven = ilp.status == MipStatus::Optimal;
+    report.ilp = {ilp.status != MipStatus::NotRun, ilpProven, ilp.peak, ilp.bound, ilp.seconds, mipStatusName(ilp.status)};
+    report.kept = keptSolver(report.branchAndBound, report.ilp);
+    if (ilp.peak < bb.peak) {
+        bb.order = ilp.order;
+        bb.peak = ilp.peak;
+        bb.provenOptimal = ilpProven;
+    } else if (ilp.peak == bb.peak) {
+        bb.provenOptimal = bb.provenOptimal || ilpProven;
+    }
+    return bb;
+}
+
 // Solves every leaf of `order` (windows of at most nodeLimit inside each segment
 // [segmentStarts[i], segmentStarts[i+1])), in parallel, and writes the leaves' orders back.
 // Pass 0 cuts windows from each segment's start, later passes shift them by half a window.
 void optimizeLeaves(const OrderMemoryModel& model, const DependencyGraph& graph, std::vector<std::int64_t>& order,
                     const std::vector<std::int64_t>& segmentStarts, const OrderOptions& options,
-                    std::vector<OrderSegmentStats>& stats) {
+                    std::vector<OrderSegmentStats>& stats, std::vector<LeafReport>* reports) {
     const std::int64_t limit = std::clamp(options.nodeLimit, 2, 64);
     const std::int64_t n = std::int64_t(order.size());
     for (int pass = 0; pass < std::max(1, options.windowPasses); ++pass) {
@@ -74,14 +107,18 @@ void optimizeLeaves(const OrderMemoryModel& model, const DependencyGraph& graph,
             }
         }
         std::vector<WindowSolution> solutions(leaves.size());
+        std::vector<LeafReport> passReports(leaves.size());
         auto solve = [&](size_t i) {
             const std::vector<std::int64_t> window(order.begin() + leaves[i].begin, order.begin() + leaves[i].end);
-            solutions[i] = solveWindowExactly(model, graph, before[i], window, options.timeLimitSecondsPerSegment);
+            solutions[i] = solveLeafBothWays(model, graph, before[i], window, options, passReports[i]);
+            passReports[i].pass = pass;
+            passReports[i].index = std::int64_t(i);
         };
         tbb::task_arena arena(options.threads == 0 ? tbb::task_arena::automatic : int(options.threads));
         arena.execute([&] {
             tbb::parallel_for(size_t(0), leaves.size(), [&](size_t i) { solve(i); }, tbb::simple_partitioner());
         });
+        if (reports) reports->insert(reports->end(), passReports.begin(), passReports.end());
         for (size_t i = 0; i < leaves.size(); ++i) {
             std::copy(solutions[i].order.begin(), solutions[i].order.end(), order.begin() + leaves[i].begin);
             auto& st = stats[leaves[i].segment];
@@ -203,6 +240,7 @@ private:
     std::int64_t delayed_ = 0;                       // branches the scheduler moved to a later segment
     std::vector<std::int64_t> order_, segmentStarts_;
     std::vector<OrderSegmentStats> stats_;
+    std::vector<LeafReport> leafReports_;  // of the leaves of the order returned
 };
 
 // 1-2. Set aside what floats (weight-update branches, kernels feeding only them or nothing:
@@ -374,7 +412,7 @@ void RoamOrdering::solveSegments() {
     for (auto& st : stats_)
         for (std::int64_t t = st.startTick; t < st.startTick + st.kernels; ++t)
             st.weightUpdates += parts_.weightUpdate[order_[t]];
-    optimizeLeaves(model_, graph_, order_, segmentStarts_, options_, stats_);
+    optimizeLeaves(model_, graph_, order_, segmentStarts_, options_, stats_, &leafReports_);
     fillSegmentPeaks(model_, order_, stats_);
 }
 
@@ -394,7 +432,8 @@ void RoamOrdering::keepBetterBaseline(OrderResult& result) {
         if (model_.peak(candidate) >= bestPeak) continue;
         std::vector<std::int64_t> starts = {0};
         auto candidateStats = statsFor(starts, n_);
-        optimizeLeaves(model_, graph_, candidate, starts, options_, candidateStats);
+        std::vector<LeafReport> candidateReports;
+        optimizeLeaves(model_, graph_, candidate, starts, options_, candidateStats, &candidateReports);
         fillSegmentPeaks(model_, candidate, candidateStats);
         const Bytes peak = model_.peak(candidate);
         if (peak >= bestPeak) continue;
@@ -405,6 +444,7 @@ void RoamOrdering::keepBetterBaseline(OrderResult& result) {
         order_ = std::move(candidate);
         segmentStarts_ = std::move(starts);
         stats_ = std::move(candidateStats);
+        leafReports_ = std::move(candidateReports);
     }
 }
 
@@ -415,6 +455,7 @@ void RoamOrdering::finish(OrderResult& result) {
     result.order = std::move(order_);
     result.segmentStarts = std::move(segmentStarts_);
     result.segments = std::move(stats_);
+    result.leaves = std::move(leafReports_);
     result.provenOptimal = std::all_of(result.segments.begin(), result.segments.end(), [](const OrderSegmentStats& s) {
         return s.provenOptimal || s.kernels < 2;
     });

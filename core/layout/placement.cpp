@@ -19,6 +19,7 @@ PlacementResult place(std::string_view method, const AllocationProblem& problem,
     if (method == "best") return placeBest(problem, options);
     if (method == "caching-allocator") return placeCachingAllocator(problem, options);
     if (method == "roam") return placeRoam(problem, options);
+    if (method == "model") return placeModel(problem, options);
     std::string known;
     for (const std::string& name : placementMethodNames()) known += (known.empty() ? "" : ", ") + name;
     throw std::invalid_argument("unknown placement method '" + std::string(method) + "' (expected one of: " + known +

@@ -3,6 +3,7 @@
 // One file per method (placement_<name>.cpp); this header is their common face, and `place`
 // picks one by the name the CLI and the plan model use.
 #include "core/layout/allocation_problem.h"
+#include "core/layout/leaf_report.h"
 
 #include <cstdint>
 #include <string>
@@ -28,6 +29,13 @@ struct PlacementOptions {
     // backward at s - 1). Neither given: the whole problem is one leaf.
     std::vector<std::pair<std::int64_t, std::int64_t>> roamSpans;
     std::vector<std::int64_t> segmentStarts;
+    // roam only: each leaf with at most ilpLeafMaxPairs pairs of buffers live together is also
+    // solved by the offsets ILP on CBC (ilp_offsets.h) within ilpSecondsPerLeaf, the smaller
+    // arena kept and both reported (PlacementResult::leaves). Off by default (`spillway-cli plan`
+    // turns it on): CBC solves run one at a time.
+    bool ilpLeaves = false;
+    double ilpSecondsPerLeaf = 1.0;
+    std::int64_t ilpLeafMaxPairs = 2000;
 };
 
 struct PlacementResult {
@@ -39,6 +47,8 @@ struct PlacementResult {
     bool provenOptimal = false;  // exact search finished (or arena == lowerBound)
     double seconds = 0;          // wall time spent
     std::string note;            // why it stopped, what it could not do
+    std::vector<LeafReport> leaves;  // roam: what each solver did per leaf; model: the one solve
+    std::string solverStatus;        // model: CBC's status ("optimal", "feasible (time limit)", ...)
 };
 
 // greedy-by-size: sizes descending, each at the lowest offset that fits.
@@ -57,6 +67,10 @@ PlacementResult placeCachingAllocator(const AllocationProblem& problem, const Pl
 // outer leaf holding the inner ones as one block (concatenation without conflicts); leaves by
 // the best of the greedy orders and, when small, exact search (placement_roam.cpp).
 PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptions& options);
+// model: MODeL's offsets as one ILP over the whole problem (ilp_offsets.h), started from the
+// greedy-by-size layout, within timeLimitSeconds (the paper gives it 1 h). Not in
+// placementMethodNames(): comparisons would run it for its whole time limit; `place` takes it.
+PlacementResult placeModel(const AllocationProblem& problem, const PlacementOptions& options);
 
 // Names accepted by `place`, in the order tables list them.
 const std::vector<std::string>& placementMethodNames();

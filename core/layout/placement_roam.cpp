@@ -13,11 +13,13 @@
 // order, moves to the lowest offset that fits, which closes the room a block reserved but its
 // span did not use at every tick.
 // Each leaf: the best of the greedy orders (placeBest: whole-run buffers stacked at the bottom,
-// eight greedy orders, a local search), then, for a leaf small enough, exact search (the paper
-// solves leaves by ILP), the smaller arena kept. If the result is still above LOAD, the whole
+// eight greedy orders, a local search), then, for a leaf small enough, exact search, and with
+// PlacementOptions::ilpLeaves the offsets ILP on CBC as the paper solves leaves; the smallest
+// arena kept, each solver's result per leaf in PlacementResult::leaves. If the result is still above LOAD, the whole
 // problem is laid out as one leaf too and the smaller is returned (the note says which).
 // docs/layout-heuristics.md and docs/layout-order.md record the decisions.
 #include "core/layout/greedy_placer.h"
+#include "core/layout/ilp_offsets.h"
 #include "core/layout/placement.h"
 #include "core/layout/placement_result.h"
 #include "core/layout/roam_subgraph_tree.h"
@@ -39,7 +41,8 @@ using Clock = std::chrono::steady_clock;
 // buffers, is solved exactly in 0.04 s; the limit keeps GPT-2-sized leaves out of it).
 constexpr size_t kExactLeafBuffers = 2000;
 
-PlacementResult solveLeaf(const AllocationProblem& leaf, double seconds, unsigned threads) {
+// Our search on a leaf: best, then exact when the leaf is small and best did not reach LOAD.
+PlacementResult searchLeaf(const AllocationProblem& leaf, double seconds, unsigned threads) {
     PlacementOptions o;
     o.timeLimitSeconds = seconds;
     o.threads = threads;
@@ -49,6 +52,32 @@ PlacementResult solveLeaf(const AllocationProblem& leaf, double seconds, unsigne
         if (exact.fits && exact.layout.offsets.size() == leaf.buffers.size() && exact.arena < best.arena) return exact;
     }
     return best;
+}
+
+// A leaf by our search and, when asked and small enough, by the offsets ILP on CBC started from
+// the search's layout (the paper's solver); the smaller arena kept, both recorded in `report`.
+PlacementResult solveLeaf(const AllocationProblem& leaf, double seconds, const PlacementOptions& options,
+                          LeafReport& report) {
+    const auto started = Clock::now();
+    PlacementResult found = searchLeaf(leaf, seconds, options.threads);
+    report.part = "layout";
+    report.size = std::int64_t(leaf.buffers.size());
+    report.branchAndBound = {true, found.provenOptimal, found.arena, found.provenOptimal ? found.arena : found.lowerBound,
+                             found.seconds, found.method + (found.provenOptimal ? ": optimal" : ": not proven")};
+    report.kept = "branch-and-bound";
+    if (!options.ilpLeaves || found.layout.offsets.size() != leaf.buffers.size()) return found;
+    IlpOffsetsOptions o;
+    o.timeLimitSeconds = options.ilpSecondsPerLeaf;
+    o.start = found.layout;
+    o.maxPairs = options.ilpLeafMaxPairs;
+    const IlpOffsetsResult ilp = solveOffsetsIlp(leaf, o);
+    const bool proven = ilp.status == MipStatus::Optimal;
+    report.ilp = {ilp.status != MipStatus::NotRun, proven, ilp.arena, ilp.bound, ilp.seconds,
+                  ilp.status == MipStatus::NotRun ? ilp.note : mipStatusName(ilp.status)};
+    report.kept = keptSolver(report.branchAndBound, report.ilp);
+    if (ilp.arena < found.arena) return makePlacementResult("ilp", leaf, ilp.layout, started);
+    if (proven && ilp.arena == found.arena) found.provenOptimal = true;
+    return found;
 }
 
 std::vector<std::pair<std::int64_t, std::int64_t>> spansFromSegmentStarts(const AllocationProblem& problem,
@@ -108,7 +137,8 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
     const double leafSeconds = std::clamp(options.timeLimitSeconds / double(leaves), 0.02, 1.0);
     std::vector<std::vector<Bytes>> leafOffsets(leaves);
     std::vector<Bytes> height(leaves, 0), blockOffset(leaves, -1);
-    size_t exactLeaves = 0;
+    size_t exactLeaves = 0, ilpWins = 0;
+    std::vector<LeafReport> leafReports;
     for (size_t k = 0; k < leaves; ++k) {
         AllocationProblem leaf;
         leaf.alignment = problem.alignment;
@@ -123,10 +153,14 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
             leaf.buffers.push_back(block);
         }
         if (leaf.buffers.empty()) continue;
-        const PlacementResult r = solveLeaf(leaf, leafSeconds, options.threads);
+        LeafReport report;
+        const PlacementResult r = solveLeaf(leaf, leafSeconds, options, report);
+        report.index = std::int64_t(k);
+        leafReports.push_back(std::move(report));
         if (r.layout.offsets.size() != leaf.buffers.size())
             throw std::logic_error(fmt::format("roam placement: leaf {} found no layout: {}", k, r.note));
         exactLeaves += r.method == "exact";
+        ilpWins += r.method == "ilp";
         height[k] = (r.arena + problem.alignment - 1) / std::max<Bytes>(1, problem.alignment) * std::max<Bytes>(1, problem.alignment);
         leafOffsets[k] = r.layout.offsets;
         if (hasBlock) blockOffset[k] = r.layout.offsets.back();
@@ -152,10 +186,12 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
         offsets = gravity.offsets();
         if (!gained) break;
     }
-    std::string note = fmt::format("{} leaves ({} nested spans), {} solved exactly; concatenated {} bytes, "
-                                   "compacted {} bytes",
-                                   leaves, spans.size(), exactLeaves, concatenated, arenaBytes(problem, Layout{offsets}));
+    std::string note = fmt::format("{} leaves ({} nested spans), {} solved exactly, {} smaller by the ILP; "
+                                   "concatenated {} bytes, compacted {} bytes",
+                                   leaves, spans.size(), exactLeaves, ilpWins, concatenated,
+                                   arenaBytes(problem, Layout{offsets}));
     PlacementResult result = makePlacementResult("roam", problem, Layout{std::move(offsets)}, started, note);
+    result.leaves = std::move(leafReports);
 
     // Fallback: a result still above LOAD is compared with the whole problem laid out as one leaf
     // (the blocks' edges can leave gaps that a flat layout does not).
@@ -164,12 +200,14 @@ PlacementResult placeRoam(const AllocationProblem& problem, const PlacementOptio
         o.timeLimitSeconds = std::clamp(options.timeLimitSeconds / 4, 0.05, 2.0);
         o.threads = options.threads;
         // The same leaf solver on the whole problem: best, and exact when small enough.
-        const PlacementResult flat = solveLeaf(problem, o.timeLimitSeconds, options.threads);
+        const PlacementResult flat = searchLeaf(problem, o.timeLimitSeconds, options.threads);
         if (flat.arena < result.arena) {
+            auto leavesSoFar = std::move(result.leaves);
             result = makePlacementResult("roam", problem, flat.layout, started,
                                          note + fmt::format("; the whole problem laid out as one leaf ({}) was "
                                                             "smaller ({} < {} bytes) and is returned",
                                                             flat.method, flat.arena, result.arena));
+            result.leaves = std::move(leavesSoFar);
         }
     }
     return result;

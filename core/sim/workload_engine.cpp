@@ -66,7 +66,10 @@ Engine::Engine(const Workload& workload, const MultiJobPlannerInfo& planner)
                     std::find(kt.outputsOnly.begin(), kt.outputsOnly.end(), pos) == kt.outputsOnly.end())
                     kt.outputsOnly.push_back(pos);
             }
-            job.estimates.push_back(sim::launchedDuration(profile.kernels[k].duration, workload.hardware));
+            // Under per-operator sync the first estimate is the operator as the CPU sees it.
+            const Nanoseconds host = workload.syncEveryOperator ? workload.operatorHostTime : 0;
+            job.estimates.push_back(checkedAdd(sim::launchedDuration(profile.kernels[k].duration, workload.hardware),
+                                               host, kClock));
         }
         job.measured.assign(profile.kernels.size(), 0);
         adoptPlan(job, Plan{});  // program order, no directives, until the first plan
@@ -90,6 +93,8 @@ void Engine::setPhase(JobRun& job, Phase phase) {
         case Phase::WaitRoom: job.current.passiveSwapStall += spent; break;
         case Phase::Recompute: job.current.recompute += spent; break;
         case Phase::Compute: job.current.compute += spent; break;
+        case Phase::HostTime: job.current.compute += spent; break;  // the operator's CPU-side time
+        case Phase::Sync: job.current.swapStall += spent; break;    // waiting for its transfers
         default: break;
     }
     job.phase = phase;
@@ -115,6 +120,7 @@ void Engine::processEvents() {
                 break;
             case EventKind::SwapOutDone: onSwapOutDone(e); break;
             case EventKind::SwapInDone: onSwapInDone(e); break;
+            case EventKind::Wake: break;  // the job moves in stepJob
         }
     }
 }
@@ -128,7 +134,7 @@ WorkloadResult Engine::run() {
         // Every kernel that ends now ends before any job starts its next iteration, so a re-plan
         // sees all the measurements and all the jobs that finished at this time.
         for (auto& job : jobs_)
-            if (job.phase == Phase::Compute && job.remaining == 0) endKernel(job);
+            if (job.phase == Phase::Compute && job.remaining == 0) finishCompute(job);
         for (bool moved = true; moved && result_.cannotRun.empty();) {
             moved = false;
             for (auto& job : jobs_) moved = stepJob(job) || moved;
@@ -198,7 +204,12 @@ bool Engine::stepJob(JobRun& job) {
                     moved = true;
                     continue;
                 }
-                endKernel(job);
+                finishCompute(job);
+                moved = true;
+                continue;
+            case Phase::HostTime:
+            case Phase::Sync:
+                if (!waitEnded(job)) return moved;
                 moved = true;
                 continue;
             case Phase::WaitInput:
@@ -383,6 +394,43 @@ bool Engine::ensureTensors(JobRun& job) {
     job.remaining = sim::launchedDuration(kernel.duration, workload_.hardware);
     job.computeStart = now_;
     setPhase(job, Phase::Compute);
+    return true;
+}
+
+// A kernel's compute is done. Asynchronously the operator ends now; synchronised, it ends after
+// its host-side time and once every transfer its job had queued by then has landed
+// (cudaDeviceSynchronize waits for the job's copy stream too, not for later copies).
+void Engine::finishCompute(JobRun& job) {
+    if (!workload_.syncEveryOperator) {
+        endKernel(job);
+        return;
+    }
+    if (workload_.operatorHostTime > 0) {
+        waitFor(job, Phase::HostTime, checkedAdd(now_, workload_.operatorHostTime, kClock));
+        return;
+    }
+    waitEnded(job);  // from Compute straight to the sync
+}
+
+void Engine::waitFor(JobRun& job, Phase phase, Nanoseconds until) {
+    setPhase(job, phase);
+    job.waitUntil = until;
+    Event wake;
+    wake.time = until;
+    wake.kind = EventKind::Wake;
+    wake.job = job.index;
+    schedule(wake);
+}
+
+// HostTime or Sync (or Compute just done, synchronised without host time): moves on when its
+// wait is over; false while it lasts.
+bool Engine::waitEnded(JobRun& job) {
+    if ((job.phase == Phase::HostTime || job.phase == Phase::Sync) && now_ < job.waitUntil) return false;
+    if (job.phase != Phase::Sync && job.transfersUntil > now_) {
+        waitFor(job, Phase::Sync, job.transfersUntil);
+        return true;
+    }
+    endKernel(job);
     return true;
 }
 

@@ -37,7 +37,10 @@ struct TensorRun {
     std::uint64_t version = 0;      // bumped by every write and release: stale completions are ignored
 };
 
-enum class Phase { NotArrived, IterationStart, Inputs, WaitInput, WaitRoom, Recompute, Compute, Done };
+// HostTime and Sync follow Compute when the workload synchronises every operator: the
+// operator's host-side time, then the wait for the transfers its job had queued (Workload::
+// syncEveryOperator).
+enum class Phase { NotArrived, IterationStart, Inputs, WaitInput, WaitRoom, Recompute, Compute, HostTime, Sync, Done };
 
 // A kernel's tensors by index into the job's profile: inputs (unique), then outputs not read.
 struct KernelTensors {
@@ -92,12 +95,14 @@ struct JobRun {
     std::int64_t suspendedAtAllocation = 0;  // that job's allocation count then
     std::int64_t allocations = 0;          // successful allocations so far
     Bytes gpuBytes = 0;
+    Nanoseconds transfersUntil = 0;  // when the last transfer this job queued lands
+    Nanoseconds waitUntil = 0;       // HostTime / Sync: when that phase ends
     std::string roomProblem;   // why the last allocation had to wait (for an impossible run)
     WorkloadKernelRun current;
     WorkloadJobResult result;
 };
 
-enum class EventKind { Arrive, Issue, SwapOutDone, SwapInDone };
+enum class EventKind { Arrive, Issue, SwapOutDone, SwapInDone, Wake };  // Wake: a HostTime / Sync wait ends
 
 struct Event {
     Nanoseconds time = 0;
@@ -122,6 +127,9 @@ private:
     bool startIteration(JobRun& job);
     void startKernel(JobRun& job);
     bool ensureTensors(JobRun& job);
+    void finishCompute(JobRun& job);
+    bool waitEnded(JobRun& job);
+    void waitFor(JobRun& job, Phase phase, Nanoseconds until);
     void endKernel(JobRun& job);
     void finishJob(JobRun& job);
     bool breakDeadlock();

@@ -167,6 +167,7 @@ Nanoseconds Engine::enqueueSwap(JobRun& job, std::int64_t ti, SwapDirection dire
         task.bytes > 0 ? hostLinkTime(hw, way, TransferMechanism::PinnedCopy, task.bytes) : spec.latency;
     task.end = checkedAdd(task.start, duration, kSwap);
     busy = task.end;
+    job.transfersUntil = std::max(job.transfersUntil, task.end);
     result_.transfers.push_back(task);
     if (direction == SwapDirection::Out) {
         ++job.result.swapOuts;

@@ -110,7 +110,8 @@ MultiJobPlanInput Engine::planInput(const std::vector<int>& active, int trigger)
         auto later = [](Nanoseconds at, Nanoseconds estimate) { return checkedAdd(at, estimate, "a replan's kernel start"); };
         if (j != trigger && job.phase != Phase::IterationStart) {
             for (std::size_t s = job.step; s < job.runOrder.size(); ++s) start = later(start, job.estimates[job.runOrder[s]]);
-            if (job.phase == Phase::Compute) start -= now_ - job.computeStart;
+            if (job.phase == Phase::Compute || job.phase == Phase::HostTime || job.phase == Phase::Sync)
+                start -= now_ - job.computeStart;
             start = std::max(start, now_);
         }
         view.kernelDuration = job.estimates;

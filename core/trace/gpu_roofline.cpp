@@ -33,7 +33,26 @@ GpuRoofline h200() {
     return g;
 }
 
+// NVIDIA Turing GPU Architecture whitepaper (Appendix A, "GeForce RTX 2080 Ti", reference
+// clocks): 4352 CUDA cores at 1545 MHz boost = 13.45 TFLOPS FP32; no TF32 (Turing's tensor
+// cores take FP16/INT8), so fp32 matmuls and convolutions run on the CUDA cores; GDDR6 14 Gbps
+// on 352 bits = 616 GB/s. TENSILE's machine (section 5.1).
+GpuRoofline rtx2080ti() {
+    GpuRoofline g;
+    g.id = "rtx2080ti";
+    g.name = "NVIDIA GeForce RTX 2080 Ti";
+    g.fp32FlopRate = 13.45e12;
+    g.tf32FlopRate = 13.45e12;
+    g.memoryBandwidth = 616e9;
+    return g;
+}
+
 }  // namespace
+
+const GpuRoofline& rtx2080tiRoofline() {
+    static const GpuRoofline g = rtx2080ti();
+    return g;
+}
 
 const std::vector<GpuRoofline>& gpuRooflinePresets() {
     static const std::vector<GpuRoofline> presets{rtx4090(), h200()};
@@ -43,6 +62,7 @@ const std::vector<GpuRoofline>& gpuRooflinePresets() {
 std::optional<GpuRoofline> findGpuRoofline(std::string_view id) {
     for (const auto& g : gpuRooflinePresets())
         if (g.id == id) return g;
+    if (id == rtx2080tiRoofline().id) return rtx2080tiRoofline();
     return std::nullopt;
 }
 

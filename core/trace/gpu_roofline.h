@@ -38,6 +38,10 @@ struct GpuRoofline {
 
 // Datasheet presets: "rtx4090" (the MOST paper's Table I machine) and "h200" (SXM).
 const std::vector<GpuRoofline>& gpuRooflinePresets();
+// TENSILE's RTX 2080 Ti (core/experiment/tensile_workloads.h rescales H200 kernel times with it).
+// Not among gpuRooflinePresets: that list is also `generate --gpu`'s (core/trace/discard_gpus.h),
+// which pairs each entry with its memory. findGpuRoofline("rtx2080ti") finds it.
+const GpuRoofline& rtx2080tiRoofline();
 std::optional<GpuRoofline> findGpuRoofline(std::string_view id);
 
 // The model's time for one kernel; matmul says which peak bounds its FLOPs (fp32 or tf32 for

@@ -46,6 +46,14 @@ struct Workload {
     // TENSILE's EWMA weight of the previous estimate, t' = beta t + (1 - beta) measured, in
     // millionths (integers keep the simulation bit-for-bit repeatable).
     std::int64_t ewmaBetaPpm = 500'000;     // 0.5
+    // TENSILE's own framework (section 5.1): every operator synchronises the device before the
+    // next starts, so an operator ends only when its kernel and every transfer its job had queued
+    // by then are done (no transfer overlaps a later operator), and its time is measured on the
+    // CPU, host-side work included. false: operators are queued asynchronously (a real framework).
+    bool syncEveryOperator = false;
+    // With syncEveryOperator: the host-side time of each operator (dispatch, the Python around
+    // it), during which the job's GPU stream is idle but its transfers go on. 0 = none.
+    Nanoseconds operatorHostTime = 0;
     std::vector<WorkloadJob> jobs;
 };
 

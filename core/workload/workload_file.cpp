@@ -145,7 +145,8 @@ Workload parseWorkloadJson(std::string_view textIn, const std::string& label, co
                              "a JSON object with \"format\": \"spillway.workload/1\"");
     if (!r.has("format") || r.get("format") != kWorkloadFormatId)
         r.fail("/format", "expected \"format\": \"spillway.workload/1\"");
-    r.allowOnly({"format", "name", "description", "hardware", "link_mode", "replan_drift", "ewma_beta", "jobs"});
+    r.allowOnly({"format", "name", "description", "hardware", "link_mode", "replan_drift", "ewma_beta",
+                 "sync_every_operator", "operator_host_time", "jobs"});
     Workload w;
     w.label = label;
     if (r.has("name")) w.name = r.nonEmptyString("name");
@@ -154,6 +155,12 @@ Workload parseWorkloadJson(std::string_view textIn, const std::string& label, co
     if (r.has("link_mode")) w.linkMode = readLinkMode(r);
     if (r.has("replan_drift")) w.replanDriftPpm = fractionPpm(r, "replan_drift");
     if (r.has("ewma_beta")) w.ewmaBetaPpm = fractionPpm(r, "ewma_beta");
+    if (r.has("sync_every_operator")) w.syncEveryOperator = r.boolean("sync_every_operator");
+    if (r.has("operator_host_time")) {
+        w.operatorHostTime = duration(r, "operator_host_time");
+        if (!w.syncEveryOperator && w.operatorHostTime > 0)
+            r.fail(r.at("operator_host_time"), "operator_host_time needs \"sync_every_operator\": true");
+    }
     const auto& jobs = r.array("jobs", "an array of jobs");
     if (jobs.empty()) r.fail(r.at("jobs"), "expected a non-empty array of jobs");
     std::set<std::string> names;

@@ -106,7 +106,8 @@ private slots:
     }
 
     void enoughBytesEndsBestsSearch() {
-        // 300 random buffers, where best's greedy orders stay above LOAD and its local search runs.
+        // 300 random buffers, where best's greedy orders stay above LOAD and its search (the exact
+        // search, cheap at this size: docs/layout-heuristics.md) improves on them.
         std::mt19937_64 rng(7);
         AllocationProblem p;
         for (int i = 0; i < 300; ++i) {
@@ -119,8 +120,7 @@ private slots:
         options.threads = 2;
         const PlacementResult searched = placeBest(p, options);
         QVERIFY(valid(p, searched));
-        QVERIFY2(searched.arena > searched.lowerBound && !QString::fromStdString(searched.note).contains("local search: 0 rounds"),
-                 searched.note.c_str());
+        QVERIFY2(searched.arena < placeGreedyBySize(p, options).arena, searched.note.c_str());
         options.enoughBytes = totalBufferBytes(p);  // any arena is enough
         const PlacementResult enough = placeBest(p, options);
         QVERIFY(valid(p, enough));
