@@ -2,6 +2,7 @@
 // to 30,000 buffers: per instance and method, the arena, arena / LOAD, the time, and the arena and
 // time relative to greedy-by-size run in the same process.
 //   bench_layout_heuristics [best-time-limit-seconds (10)] [threads (0 = all cores)]
+#include "tests/bench/random_topological_order.h"
 #include "core/layout/layout_verifier.h"
 #include "core/layout/minimalloc_csv.h"
 #include "core/layout/placement.h"
@@ -43,25 +44,7 @@ std::vector<std::int64_t> layerBoundaries(const Profile& profile) {
     return starts;
 }
 
-// A random topological order of the profile's dependency graph (Kahn, a random ready kernel at
-// each step): scrambled lifetimes, a harder layout problem than program order.
-std::vector<std::int64_t> randomTopologicalOrder(const Profile& profile, std::uint64_t seed) {
-    const DependencyGraph g = DependencyGraph::derive(profile);
-    std::vector<size_t> waiting(g.size());
-    std::vector<std::int64_t> ready, order;
-    for (size_t k = 0; k < g.size(); ++k)
-        if ((waiting[k] = g.predecessors(k).size()) == 0) ready.push_back(std::int64_t(k));
-    std::mt19937_64 rng(seed);
-    while (!ready.empty()) {
-        std::swap(ready[rng() % ready.size()], ready.back());
-        const std::int64_t k = ready.back();
-        ready.pop_back();
-        order.push_back(k);
-        for (auto s : g.successors(size_t(k)))
-            if (--waiting[s] == 0) ready.push_back(s);
-    }
-    return order;
-}
+using bench::randomTopologicalOrder;
 
 Instance transformerInstance(const std::string& name, std::int64_t batch, std::int64_t seq, std::int64_t micro) {
     TransformerConfig c;

@@ -4,6 +4,7 @@
 // LOAD, what `best` reaches and in how long, checked by the verifier. Optionally writes each
 // problem as a minimalloc CSV, for other solvers (minimalloc) and for `spillway-cli layout`.
 //   bench_layout_large [time-limit-seconds (10)] [threads (2)] [csv-output-folder]
+#include "tests/bench/random_topological_order.h"
 #include "core/io/profile_loader.h"
 #include "core/layout/greedy_placer.h"
 #include "core/layout/layout_verifier.h"
@@ -30,24 +31,7 @@ struct Instance {
     AllocationProblem problem;
 };
 
-// A random topological order of the profile's dependency graph: scrambled lifetimes.
-std::vector<std::int64_t> randomTopologicalOrder(const Profile& profile, std::uint64_t seed) {
-    const DependencyGraph g = DependencyGraph::derive(profile);
-    std::vector<size_t> waiting(g.size());
-    std::vector<std::int64_t> ready, order;
-    for (size_t k = 0; k < g.size(); ++k)
-        if ((waiting[k] = g.predecessors(k).size()) == 0) ready.push_back(std::int64_t(k));
-    std::mt19937_64 rng(seed);
-    while (!ready.empty()) {
-        std::swap(ready[rng() % ready.size()], ready.back());
-        const std::int64_t k = ready.back();
-        ready.pop_back();
-        order.push_back(k);
-        for (auto s : g.successors(size_t(k)))
-            if (--waiting[s] == 0) ready.push_back(s);
-    }
-    return order;
-}
+using bench::randomTopologicalOrder;
 
 Instance transformer(const std::string& name, std::int64_t micro, bool scrambled) {
     TransformerConfig c;
