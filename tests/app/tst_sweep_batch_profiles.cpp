@@ -8,8 +8,8 @@
 #include "app/gui/workspace_jobs.h"
 #include "core/io/native/native_json.h"
 #include "core/hardware/hardware_presets.h"
-#include "core/trace/transformer_training_graph.h"
 #include "tests/app/app_fixtures.h"
+#include "tests/support/tiny_gpt.h"
 #include "views/sweep_widget.h"
 #include "views/what_if_panel.h"
 
@@ -25,17 +25,8 @@ namespace {
 
 // A two-layer GPT (390 kernels, 30 MiB of tensors at batch 4) saved as native JSON.
 QString writeTinyGpt(const QTemporaryDir& dir, std::int64_t batch) {
-    TransformerConfig c;
-    c.layers = 2;
-    c.hidden = 128;
-    c.heads = 4;
-    c.sequence = 64;
-    c.maxPositions = 64;
-    c.vocab = 500;
-    c.microBatches = 1;
-    c.batch = batch;
     const QString path = dir.filePath(QString("gpt-b%1.json").arg(batch));
-    saveNativeProfile(transformerTrainingGraph(c), path.toStdString());
+    saveNativeProfile(*test::tinyGpt(batch, 2), path.toStdString());
     return path;
 }
 

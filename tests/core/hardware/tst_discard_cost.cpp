@@ -2,6 +2,7 @@
 // in every preset, read off the line through its points by the size a discard unmaps; a
 // hardware file's older flat discard_unmap_ns still means a price per block (0: free); the
 // "discard_cost" member read back as written and refused at its JSON pointer when it is bad.
+#include "tests/support/import_error_pointer.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/io/base/import_error.h"
 
@@ -15,15 +16,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-template <typename F>
-std::string importErrorPointer(F&& f) {
-    try {
-        f();
-    } catch (const ImportError& e) {
-        return e.location().jsonPointer.empty() ? "(no pointer) " + e.message() : e.location().jsonPointer;
-    }
-    return "(no error)";
-}
+using test::importErrorPointer;
 
 // g10-a100 as written, with its discard members replaced by `edit`.
 template <typename Edit>

@@ -1,6 +1,7 @@
 // Hardware presets, the spillway.hardware/1 format and --set: the bundled presets carry the
 // papers' numbers, every key reaches exactly one field and round-trips, and bad keys, values and
 // files fail with a message (and a JSON pointer) that says what was expected.
+#include "tests/support/import_error_pointer.h"
 #include "core/io/base/file_text.h"
 #include "core/io/base/import_error.h"
 #include "core/hardware/hardware_fields.h"
@@ -33,15 +34,7 @@ std::string invalidArgumentMessage(F&& f) {
     return {};
 }
 
-template <typename F>
-std::string importErrorPointer(F&& f) {
-    try {
-        f();
-    } catch (const ImportError& e) {
-        return e.location().jsonPointer.empty() ? "(no pointer) " + e.message() : e.location().jsonPointer;
-    }
-    return "(no error)";
-}
+using test::importErrorPointer;
 
 const HardwareField& fieldNamed(const std::string& name) {
     for (const auto& f : hardwareFields())

@@ -2,6 +2,7 @@
 // the measured points, the floor, overflow; hostLinkTime's one rule (the curve, else latency +
 // bandwidth); the "transfers" member of spillway.hardware/1 read back as written, and bad
 // curves refused at their JSON pointer. Every expected time is worked out beside it.
+#include "tests/support/import_error_pointer.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/hardware/transfer_curve.h"
 #include "core/io/base/import_error.h"
@@ -20,15 +21,7 @@ namespace {
 // 1000 B at 1 GB/s (1000 ns) and 3000 B at 1.5 GB/s (2000 ns).
 TransferCurve twoPoints(Nanoseconds floor = 0) { return {{{1000, 1'000'000'000}, {3000, 1'500'000'000}}, floor}; }
 
-template <typename F>
-std::string importErrorPointer(F&& f) {
-    try {
-        f();
-    } catch (const ImportError& e) {
-        return e.location().jsonPointer.empty() ? "(no pointer) " + e.message() : e.location().jsonPointer;
-    }
-    return "(no error)";
-}
+using test::importErrorPointer;
 
 using Json = nlohmann::ordered_json;
 
