@@ -2,22 +2,28 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace spillway {
 
 namespace {
 
-// Mean over every (workload, value) cell where both ran of f(base cell, policy cell).
+// meanOver's `value` to take every value of the sweep.
+constexpr size_t kEveryValue = static_cast<size_t>(-1);
+
+// Mean over every workload's cell at `value` of the sweep (or at each of its values) where base
+// and policy both ran, of f(base cell, policy cell); a sweep without that value is skipped.
 template <typename F>
-double meanOver(const std::vector<MostWorkloadRuns>& runs, SweepResult MostWorkloadRuns::*sweep, bool firstValueOnly,
+double meanOver(const std::vector<MostWorkloadRuns>& runs, SweepResult MostWorkloadRuns::*sweep, size_t value,
                 size_t base, size_t policy, F f, int* count = nullptr) {
     double sum = 0;
     int n = 0;
     for (const auto& run : runs) {
         const SweepResult& s = run.*sweep;
-        const size_t values = firstValueOnly ? 1 : s.spec.values.size();
-        for (size_t v = 0; v < values; ++v) {
+        const size_t first = value == kEveryValue ? 0 : value;
+        const size_t end = value == kEveryValue ? s.spec.values.size() : std::min(value + 1, s.spec.values.size());
+        for (size_t v = first; v < end; ++v) {
             const SweepCell& b = s.at(v, base);
             const SweepCell& c = s.at(v, policy);
             if (!b.ok || !c.ok) continue;
@@ -36,41 +42,27 @@ double timeRatio(const SweepCell& base, const SweepCell& cell) {
 
 // Mean share (%) of the iteration of one stall kind of `policy` on Table I's machine.
 double meanShare(const std::vector<MostWorkloadRuns>& runs, size_t policy, Nanoseconds StallTotals::*kind) {
-    return meanOver(runs, &MostWorkloadRuns::bandwidth, true, policy, policy,
+    return meanOver(runs, &MostWorkloadRuns::bandwidth, 0, policy, policy,
                     [&](const SweepCell&, const SweepCell& c) { return 100.0 * double(c.totals.*kind) / double(c.iterationTime); });
 }
 
 std::string percentOver(double ratio) { return fmt::format("{:+.1f}%", 100.0 * (ratio - 1.0)); }
-
-// Mean over workloads of t(base) / t(MOST) at value `v` of one sweep (NaN where none ran).
-double meanAtValue(const std::vector<MostWorkloadRuns>& runs, SweepResult MostWorkloadRuns::*sweep, size_t v,
-                   size_t base) {
-    double sum = 0;
-    int n = 0;
-    for (const auto& run : runs) {
-        const SweepResult& s = run.*sweep;
-        if (v >= s.spec.values.size()) continue;
-        const SweepCell& b = s.at(v, base);
-        const SweepCell& c = s.at(v, kMostMost);
-        if (b.ok && c.ok) sum += timeRatio(b, c), ++n;
-    }
-    return n ? sum / n : std::nan("");
-}
 
 // How MOST's lead over `base` moves from the sweep's first value to its last, in words.
 std::string trend(const std::vector<MostWorkloadRuns>& runs, SweepResult MostWorkloadRuns::*sweep, size_t base,
                   const char* unit = "") {
     if (runs.empty()) return {};
     const auto& values = (runs.front().*sweep).spec.values;
-    return fmt::format("{} at {}{} to {} at {}{}", percentOver(meanAtValue(runs, sweep, 0, base)), values.front(), unit,
-                       percentOver(meanAtValue(runs, sweep, values.size() - 1, base)), values.back(), unit);
+    return fmt::format("{} at {}{} to {} at {}{}", percentOver(meanOver(runs, sweep, 0, base, kMostMost, timeRatio)), values.front(), unit,
+                       percentOver(meanOver(runs, sweep, values.size() - 1, base, kMostMost, timeRatio)), values.back(), unit);
 }
 
 
 PaperComparison speedupClaims(const std::vector<MostWorkloadRuns>& runs, size_t other, const char* claim,
                               const char* paper, SweepResult MostWorkloadRuns::*sweep, bool firstOnly, std::string why) {
+    // Table I's machine (the sweep's first value) or every value.
     int n = 0;
-    const double r = meanOver(runs, sweep, firstOnly, other, kMostMost, timeRatio, &n);
+    const double r = meanOver(runs, sweep, firstOnly ? 0 : kEveryValue, other, kMostMost, timeRatio, &n);
     return {claim, paper, fmt::format("{} ({} runs)", percentOver(r), n), std::move(why)};
 }
 
@@ -82,8 +74,8 @@ double oversubReduction(const std::vector<MostWorkloadRuns>& runs, size_t other)
         if (uvm.totals.oversubStall <= 0) return std::nan("");
         return double(c.totals.oversubStall) / double(uvm.totals.oversubStall);
     };
-    const double most = meanOver(runs, &MostWorkloadRuns::bandwidth, true, kMostUvm, kMostMost, overUvm);
-    const double base = meanOver(runs, &MostWorkloadRuns::bandwidth, true, kMostUvm, other, overUvm);
+    const double most = meanOver(runs, &MostWorkloadRuns::bandwidth, 0, kMostUvm, kMostMost, overUvm);
+    const double base = meanOver(runs, &MostWorkloadRuns::bandwidth, 0, kMostUvm, other, overUvm);
     return 100.0 * (1.0 - most / base);
 }
 
@@ -104,25 +96,23 @@ PaperComparison preEvictedSizes(const std::vector<MostWorkloadRuns>& runs) {
 // Fig. 5's MOST over UVM again with G10's batcher as the fault model (the faultModel sweep's
 // second value), the simulator MOST ran: the eviction overlaps the fetch there.
 PaperComparison batcherClaim(const std::vector<MostWorkloadRuns>& runs) {
-    double sum = 0, oversub = 0;
+    constexpr size_t kBatcher = 1;  // the faultModel sweep's g10-calibrated
     int n = 0;
-    for (const auto& run : runs) {
-        const SweepCell& uvm = run.faultModel.at(1, kMostUvm);
-        const SweepCell& most = run.faultModel.at(1, kMostMost);
-        if (!uvm.ok || !most.ok) continue;
-        sum += double(uvm.iterationTime) / double(most.iterationTime);
-        oversub += 100.0 * double(uvm.totals.oversubStall) / double(uvm.iterationTime);
-        ++n;
-    }
+    const double vsUvm = meanOver(runs, &MostWorkloadRuns::faultModel, kBatcher, kMostUvm, kMostMost, timeRatio, &n);
+    // UVM's oversubscription share over the same workloads (those where both ran).
+    const double oversub = meanOver(runs, &MostWorkloadRuns::faultModel, kBatcher, kMostMost, kMostUvm,
+                                    [](const SweepCell&, const SweepCell& uvm) {
+                                        return 100.0 * double(uvm.totals.oversubStall) / double(uvm.iterationTime);
+                                    });
     return {"Fig. 5: MOST over UVM with G10's batcher (`--set fault_model=g10-calibrated`)", "2.6x",
-            n ? fmt::format("{:.2f}x ({} workloads)", sum / n, n) : std::string("-"),
+            n ? fmt::format("{:.2f}x ({} workloads)", vsUvm, n) : std::string("-"),
             fmt::format("G10's batcher writes a fault's victims out while it reads the fault in, so UVM's evictions "
                         "hide under its fetches ({:.1f}% of its iteration is oversubscription stall here); the "
                         "figures keep the preset's model, which evicts first, because the paper's Fig. 1 puts 43.7% "
                         "of UVM's time in oversubscription stall (docs/policies.md, host memory on MOST's machine). "
                         "G10's batcher cannot run a kernel larger than the GPU, so BERT-1024 and ViT-4096 are "
                         "left out of this mean.",
-                        n ? oversub / n : 0.0)};
+                        n ? oversub : 0.0)};
 }
 
 }  // namespace
@@ -132,7 +122,7 @@ std::vector<PaperComparison> mostComparisons(const std::vector<MostWorkloadRuns>
     const auto share = [&](size_t p, Nanoseconds T::*k) { return meanShare(runs, p, k); };
     std::vector<PaperComparison> out;
     int n = 0;
-    const double vsUvm = meanOver(runs, &MostWorkloadRuns::bandwidth, true, kMostUvm, kMostMost, timeRatio, &n);
+    const double vsUvm = meanOver(runs, &MostWorkloadRuns::bandwidth, 0, kMostUvm, kMostMost, timeRatio, &n);
     out.push_back({"Fig. 5: MOST over UVM, mean speedup", "2.6x", fmt::format("{:.2f}x ({} workloads)", vsUvm, n),
                    fmt::format("UVM's iteration here is {:.0f}% fault stall and {:.0f}% oversubscription stall: with no "
                                "host memory every block it evicts is written to the SSD and faulted back over the same "
