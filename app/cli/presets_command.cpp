@@ -64,7 +64,8 @@ void printTransfers(const MeasuredTransfers& measured) {
         }
     std::string duplex;
     for (TransferMechanism mechanism : kTransferMechanisms)
-        duplex += fmt::format("{}{} {}", duplex.empty() ? "" : ", ", toString(mechanism),
+        if (mechanism != TransferMechanism::DiscardedFault)  // nothing crosses the link
+            duplex += fmt::format("{}{} {}", duplex.empty() ? "" : ", ", toString(mechanism),
                               measured.isDuplex(mechanism) ? "yes" : "no");
     fmt::print("  duplex (opposite directions overlap): {}\n", duplex);
     fmt::print("  A mechanism without a curve costs its link's latency + bytes / bandwidth.\n");

@@ -31,6 +31,7 @@ std::string_view toString(TransferMechanism mechanism) {
         case TransferMechanism::ManagedPrefetch: return "managed_prefetch";
         case TransferMechanism::FaultMigration: return "fault_migration";
         case TransferMechanism::PinnedCopy: return "pinned_copy";
+        case TransferMechanism::DiscardedFault: return "discarded_fault";
     }
     return "?";
 }

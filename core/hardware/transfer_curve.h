@@ -16,10 +16,14 @@ namespace spillway {
 // How bytes cross the host <-> GPU link. Real hardware moves them at very different rates:
 // on the H200 of ../shared/data/h200, a 2 MiB managed prefetch to the GPU ran at 11 GB/s, a
 // pinned copy at 34 GB/s, fault-driven migration at 4.6 GB/s.
-enum class TransferMechanism { ManagedPrefetch, FaultMigration, PinnedCopy };
+// DiscardedFault is the odd one: GPU faults on managed pages that cudaMemDiscardBatchAsync
+// dropped. Nothing crosses the link (the driver gives them back zero-filled), yet on the H200
+// they cost ~150 us per 64 KiB, some ten times a fault that migrates (docs/validation.md, "Real
+// GPU"). Only its host_to_gpu curve exists; without one it costs what FaultMigration does.
+enum class TransferMechanism { ManagedPrefetch, FaultMigration, PinnedCopy, DiscardedFault };
 inline constexpr std::array kTransferMechanisms{TransferMechanism::ManagedPrefetch, TransferMechanism::FaultMigration,
-                                                TransferMechanism::PinnedCopy};
-// "managed_prefetch", "fault_migration", "pinned_copy" (the JSON keys)
+                                                TransferMechanism::PinnedCopy, TransferMechanism::DiscardedFault};
+// "managed_prefetch", "fault_migration", "pinned_copy", "discarded_fault" (the JSON keys)
 std::string_view toString(TransferMechanism mechanism);
 
 enum class TransferDirection { ToGpu, ToHost };
@@ -53,7 +57,7 @@ struct MeasuredTransfers {
     std::array<TransferCurve, kTransferMechanisms.size()> gpuToHost;
     // Whether a mechanism's transfers in opposite directions run at the same time (PCIe is
     // duplex; on the H200 managed prefetches to the host and to the GPU did not overlap).
-    std::array<bool, kTransferMechanisms.size()> duplex{true, true, true};
+    std::array<bool, kTransferMechanisms.size()> duplex{true, true, true, true};
 
     const TransferCurve& curve(TransferDirection direction, TransferMechanism mechanism) const;
     TransferCurve& curve(TransferDirection direction, TransferMechanism mechanism);

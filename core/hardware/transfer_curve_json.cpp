@@ -64,7 +64,8 @@ void forMechanisms(const OrderedJsonObjectReader& r, Each each) {
                 known = true;
             }
         if (!known)
-            r.fail(r.at(key), "unknown mechanism \"" + key + "\"; expected managed_prefetch, fault_migration or pinned_copy");
+            r.fail(r.at(key), "unknown mechanism \"" + key +
+                                  "\"; expected managed_prefetch, fault_migration, pinned_copy or discarded_fault");
     }
 }
 
@@ -78,6 +79,9 @@ MeasuredTransfers readMeasuredTransfers(const OrderedJsonObjectReader& transfers
         if (!transfers.has(key)) continue;
         const auto side = transfers.object(key, "an object of curves by mechanism");
         forMechanisms(side, [&](TransferMechanism m, const std::string& name) {
+            if (m == TransferMechanism::DiscardedFault && direction == TransferDirection::ToHost)
+                side.fail(side.at(name), "discarded_fault is measured to the GPU only (host_to_gpu): the host never faults "
+                                         "discarded pages back here");
             measured.curve(direction, m) = readCurve(side.object(name, "an object with \"points\""));
         });
     }

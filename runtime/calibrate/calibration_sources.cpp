@@ -50,6 +50,9 @@ void addCurveSources(const RawMeasurements& raw, std::vector<std::string>& out) 
         {kToGpu, kPinnedCopy, "transfers.host_to_gpu.pinned_copy", "cudaMemcpyAsync from cudaMallocHost to cudaMalloc"},
         {kToHost, kPinnedCopy, "transfers.gpu_to_host.pinned_copy",
          "cudaMemcpyAsync from cudaMalloc to cudaMallocHost"},
+        {kToGpu, kDiscardedFault, "transfers.host_to_gpu.discarded_fault",
+         "the same kernel writing a managed buffer that was GPU-resident (prefetched there and written by a kernel) "
+         "and then dropped with cudaMemDiscardBatchAsync: its pages fault back zero-filled, nothing is copied"},
     };
     for (const auto& row : rows) {
         const auto& sizes = raw.samples(row.direction, row.mechanism);
@@ -66,10 +69,10 @@ void addCurveSources(const RawMeasurements& raw, std::vector<std::string>& out) 
 }
 
 void addDuplexSources(const RawMeasurements& raw, std::vector<std::string>& out) {
-    const char* names[kMechanisms] = {"managed_prefetch", "fault_migration", "pinned_copy"};
+    const char* names[kMechanisms] = {"managed_prefetch", "fault_migration", "pinned_copy", "discarded_fault"};
     for (int m = 0; m < kMechanisms; ++m) {
         const DuplexSamples& d = raw.duplex[m];
-        if (m == kFaultMigration) continue;  // faults only migrate to the GPU here
+        if (m == kFaultMigration || m == kDiscardedFault) continue;  // faults only go to the GPU here
         if (!d.measured) {
             out.push_back(fmt::format("duplex.{}: not measured; taken as duplex", names[m]));
             continue;

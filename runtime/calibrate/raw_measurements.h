@@ -11,10 +11,15 @@
 namespace spillway::calibrate {
 
 // The mechanisms and directions of core/hardware/transfer_curve.h, by the same indices
-// (ManagedPrefetch, FaultMigration, PinnedCopy; ToGpu, ToHost), without including the core here.
-inline constexpr int kMechanisms = 3;
-inline constexpr int kManagedPrefetch = 0, kFaultMigration = 1, kPinnedCopy = 2;
+// (ManagedPrefetch, FaultMigration, PinnedCopy, DiscardedFault; ToGpu, ToHost), without
+// including the core here.
+inline constexpr int kMechanisms = 4;
+inline constexpr int kManagedPrefetch = 0, kFaultMigration = 1, kPinnedCopy = 2, kDiscardedFault = 3;
 inline constexpr int kToGpu = 0, kToHost = 1;
+
+// The sizes of the discarded-fault curve (up to the safety cap): at ~0.4 GB/s on the H200 the
+// largest takes ~80 ms a repetition.
+inline constexpr std::array<std::int64_t, 4> kDiscardedFaultSizes{512 << 10, 2 << 20, 8 << 20, 32 << 20};
 
 // One transfer of `bytes`, timed repetition by repetition (the warm-up is not kept).
 struct SizeSamples {

@@ -5,6 +5,7 @@
 // parser (core/io/gpu_activity/cupti_records.h), and at exit writes the profile to $SPILLWAY_CAPTURE_OUTPUT.
 // The environment it reads: docs/capture.md. This is the only file that calls CUPTI.
 #include "core/io/base/import_error.h"
+#include "core/io/gpu_activity/activity_records_csv.h"
 #include "core/io/native/native_json.h"
 #include "runtime/capture/cupti_record_copy.h"
 #include "runtime/capture/unified_memory_counters.h"
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <string>
 
@@ -147,10 +149,22 @@ std::string unifiedMemoryNoteAtExit(CaptureState& s) {
     return never.note;
 }
 
+// SPILLWAY_CAPTURE_RECORDS (--records FILE): every record as handed over, as CSV
+// (activity_records_csv.h), for what the profile does not keep. Under s.mutex.
+void writeRecordsAtExit(const CaptureState& s) {
+    const auto path = env("SPILLWAY_CAPTURE_RECORDS");
+    if (path.empty()) return;
+    std::ofstream out(path);
+    if (out) spillway::gpu_activity::writeActivityRecordsCsv(s.parser.capture(), out);
+    if (!out) warn(fmt::format("could not write the records to {}", path));
+    else warn(fmt::format("wrote the records to {}", path));
+}
+
 void writeProfileAtExit() {
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     auto& s = state();
     std::lock_guard lock(s.mutex);
+    writeRecordsAtExit(s);
     if (s.parser.kernelCount() == 0) {
         warn(fmt::format("process {} ran no CUDA kernels: no profile written", getpid()));
         return;

@@ -6,7 +6,7 @@ set -eu
 
 usage() {
     cat <<'USAGE'
-usage: spillway-capture -o OUT.profile.json [--model NAME] [--no-um] [--no-nvtx] [--buffer-mb N] [--force] -- PROGRAM [ARGS...]
+usage: spillway-capture -o OUT.profile.json [--model NAME] [--no-um] [--no-nvtx] [--buffer-mb N] [--records FILE] [--force] -- PROGRAM [ARGS...]
 
 Records the kernels (with durations), GPU allocations and frees, memcpy/memset and unified-memory
 page faults and migrations, NVTX ranges and kernel launch times of PROGRAM through CUPTI, and
@@ -19,16 +19,19 @@ writes a spillway.profile/1 file.
   --no-nvtx           do not record NVTX ranges and launch times (phases then come from kernel
                       names only)
   --buffer-mb N       CUPTI activity buffer size in MiB (default 8)
+  --records FILE      also write every record (kernels, copies, allocations, each page fault and
+                      migration with its address) as CSV to FILE
   --force             overwrite OUT if it exists
 Environment passed to the program: CUDA_INJECTION64_PATH, SPILLWAY_CAPTURE_OUTPUT,
-SPILLWAY_CAPTURE_MODEL, SPILLWAY_CAPTURE_UM, SPILLWAY_CAPTURE_NVTX, SPILLWAY_CAPTURE_BUFFER_MB and,
+SPILLWAY_CAPTURE_MODEL, SPILLWAY_CAPTURE_UM, SPILLWAY_CAPTURE_NVTX, SPILLWAY_CAPTURE_BUFFER_MB,
+SPILLWAY_CAPTURE_RECORDS and,
 unless already set, NVTX_INJECTION64_PATH (libcupti: CUPTI sees NVTX calls only through it).
 USAGE
 }
 
 die() { echo "spillway-capture: $*" >&2; exit 2; }
 
-output="" model="" um=1 nvtx=1 buffer="" force=0
+output="" model="" um=1 nvtx=1 buffer="" records="" force=0
 while [ $# -gt 0 ]; do
     case "$1" in
         -o|--output) [ $# -ge 2 ] || die "$1 needs a file name"; output="$2"; shift 2 ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
         --no-um) um=0; shift ;;
         --no-nvtx) nvtx=0; shift ;;
         --buffer-mb) [ $# -ge 2 ] || die "--buffer-mb needs a number"; buffer="$2"; shift 2 ;;
+        --records) [ $# -ge 2 ] || die "--records needs a file name"; records="$2"; shift 2 ;;
         --force) force=1; shift ;;
         -h|--help) usage; exit 0 ;;
         --) shift; break ;;
@@ -82,4 +86,10 @@ if [ "$nvtx" -eq 1 ] && [ -z "${NVTX_INJECTION64_PATH:-}" ]; then
 fi
 [ -z "$model" ] || { SPILLWAY_CAPTURE_MODEL="$model"; export SPILLWAY_CAPTURE_MODEL; }
 [ -z "$buffer" ] || { SPILLWAY_CAPTURE_BUFFER_MB="$buffer"; export SPILLWAY_CAPTURE_BUFFER_MB; }
+if [ -n "$records" ]; then
+    recdir=$(dirname -- "$records")
+    [ -d "$recdir" ] && [ -w "$recdir" ] || die "cannot write $records: no writable folder $recdir"
+    SPILLWAY_CAPTURE_RECORDS=$(CDPATH= cd -- "$recdir" && pwd)/$(basename -- "$records")
+    export SPILLWAY_CAPTURE_RECORDS
+fi
 exec "$@"

@@ -534,6 +534,14 @@ void CudaRun::prefetchManaged(std::size_t it, std::size_t j, char* ptr, size_t b
     // cudaMemDiscardAndPrefetchBatchAsync; on the H200 a kernel writing a range it had
     // populated shortly before then took serialised write faults of ~160 us each (docs/validation.md).
     cudaMemLocation loc = deviceLocation(facts_.device);
+    if (program_.discardAndPrefetchAfterDrop && dir.afterDrop) {
+        call = callName(ReplayCall::DiscardAndPrefetch, dir);
+        void* vptr = ptr;
+        std::size_t first = 0;
+        if (const cudaError_t e = cudaMemDiscardAndPrefetchBatchAsync(&vptr, &bytes, 1, &loc, &first, 1, 0, side))
+            failed(j, it, call, e);
+        return;
+    }
     call = callName(replayCallFor(ArenaKind::Managed, dir), dir);
     if (const cudaError_t e = cudaMemPrefetchAsync(ptr, bytes, loc, 0, side)) failed(j, it, call, e);
 }

@@ -37,6 +37,7 @@ RangeResidency PageResidency::at(Bytes offset, Bytes bytes, Nanoseconds time) co
             case PageState::Gpu: r.gpu += hi - lo; break;
             case PageState::Host: r.host += hi - lo; break;
             case PageState::Untouched: r.untouched += hi - lo; break;
+            case PageState::Discarded: r.discarded += hi - lo; break;
         }
     }
     return r;

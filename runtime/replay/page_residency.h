@@ -12,9 +12,11 @@
 namespace spillway::replay {
 
 enum class PageState : std::uint8_t {
-    Untouched,  // never populated, or discarded: the next touch populates zero-filled pages
+    Untouched,  // never populated: the next touch populates zero-filled pages
     Gpu,
     Host,
+    Discarded,  // cudaMemDiscardBatchAsync dropped them: the next touch faults them back zero-filled,
+                // far slower than a first touch on the H200 (docs/validation.md, "Real GPU")
 };
 
 // Bytes of a range by where their pages were at a time.
@@ -22,6 +24,7 @@ struct RangeResidency {
     Bytes gpu = 0;
     Bytes host = 0;
     Bytes untouched = 0;
+    Bytes discarded = 0;
 };
 
 class PageResidency {

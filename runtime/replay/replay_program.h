@@ -113,6 +113,8 @@ struct ReplayProgram {
     Bytes arenaBytes = 0;
     bool plannedOffsets = false;         // the plan's arena offsets (else packed, 4 KiB aligned)
     bool slotsOrdered = false;           // slot reuse ordered (replay_slot_order.h)
+    bool prefetchesAfterDrops = false;   // slot reuse's second rule applied (replay_slot_order.h)
+    bool discardAndPrefetchAfterDrop = false;  // ReplayOptions::discardAndPrefetchAfterDrop
     std::vector<ArenaRange> tensors;     // per profile tensor; bytes 0 = never used, not placed
     std::vector<ReplayKernel> kernels;   // run order
     std::vector<ReplayDirective> directives;  // issue order (both streams)

@@ -80,12 +80,15 @@ public:
         layOutArena(options.arena);
         addKernels();
         orderSlots_ = options.orderSlots && program_.plannedOffsets;
+        prefetchesAfterDrops_ = orderSlots_ && options.prefetchesAfterDrops;
         addDirectives();
         modelDirectiveCosts();
         linkCrossStreamWaits();
         addPrefetchWaits();
         if (orderSlots_) addSlotWaits(program_, touched_, overlapping_);
         program_.slotsOrdered = orderSlots_;
+        program_.prefetchesAfterDrops = prefetchesAfterDrops_;
+        program_.discardAndPrefetchAfterDrop = options.discardAndPrefetchAfterDrop;
         addRecomputes();
         return std::move(program_);
     }
@@ -129,6 +132,8 @@ private:
     std::vector<ArenaRange> workspaces_;    // per kernel position
     std::vector<std::int64_t> keyOf_;       // per plan directive: its anchor key
     bool orderSlots_ = false;
+    bool prefetchesAfterDrops_ = false;
+    std::vector<char> lastAtAnchor_;  // per plan directive: a prefetch issued after the drops at its anchor
     std::vector<std::vector<std::int32_t>> touched_;      // per run index: tensor positions read or written
     std::vector<std::vector<std::int32_t>> overlapping_;  // per tensor: others sharing arena bytes
 };
@@ -257,10 +262,12 @@ void ProgramBuilder::addDirectives() {
     if (orderSlots_) moveSlotPrefetches();
     std::vector<std::size_t> sorted(plan_.directives.size());
     for (std::size_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
-    // A prefetch moved for slot reuse goes last at its new anchor: after the drop of the slot's
-    // previous tensor issued there, which it then waits for.
+    // A prefetch moved for slot reuse, or issued after a drop of its slot's previous tensor,
+    // goes last at its anchor: after the drops issued there, which it then waits for.
     std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) {
-        return keyOf_[a] != keyOf_[b] ? keyOf_[a] < keyOf_[b] : (!movedForSlot(a) && movedForSlot(b));
+        const bool lastA = movedForSlot(a) || (!lastAtAnchor_.empty() && lastAtAnchor_[a]);
+        const bool lastB = movedForSlot(b) || (!lastAtAnchor_.empty() && lastAtAnchor_[b]);
+        return keyOf_[a] != keyOf_[b] ? keyOf_[a] < keyOf_[b] : (!lastA && lastB);
     });
     program_.anchorBegin.assign(2 * n_ + 1, 0);
     for (std::size_t i : sorted) program_.directives.push_back(replayDirectiveFor(i));
@@ -298,12 +305,17 @@ void ProgramBuilder::moveSlotPrefetches() {
     for (std::size_t i = 0; i < plan_.directives.size(); ++i)
         slots.push_back({static_cast<std::int32_t>(index_.tensorPos(plan_.directives[i].tensor)),
                          plan_.directives[i].kind == DirectiveKind::Prefetch, keyOf_[i]});
-    std::size_t moved = 0;
+    std::size_t moved = 0, afterDrops = 0;
     keyOf_ = slotSafeKeys(slots, touched_, overlapping_, moved);
+    if (prefetchesAfterDrops_) lastAtAnchor_ = prefetchesAfterDrops(slots, keyOf_, touched_, overlapping_, afterDrops);
     if (moved > 0)
         program_.notes.emplace_back(-1, fmt::format("slot reuse ordered: {} prefetch(es) issued after the last kernel that "
                                                     "uses another tensor at their arena offsets, not at the plan's anchor",
                                                     moved));
+    if (afterDrops > 0)
+        program_.notes.emplace_back(-1, fmt::format("slot reuse ordered: {} prefetch(es) issued after the drop of another "
+                                                    "tensor sharing their arena bytes, before their tensor's next use",
+                                                    afterDrops));
 }
 
 ReplayDirective ProgramBuilder::replayDirectiveFor(std::size_t i) const {

@@ -17,6 +17,13 @@ struct ReplayOptions {
     // Order a planned arena's slot reuse (replay_slot_order.h). Off only to re-simulate a
     // replay measured before issue 16, whose runtime did not.
     bool orderSlots = true;
+    // With orderSlots, also issue a prefetch after the drops of the tensors sharing its bytes that
+    // come before its tensor's next use (replay_slot_order.h). Off only to re-simulate a replay
+    // measured before that rule.
+    bool prefetchesAfterDrops = true;
+    // In a managed arena, populate a dropped tensor's pages with cudaMemDiscardAndPrefetchBatchAsync
+    // (as runtimes before issue 16 did) instead of a plain prefetch; to measure that regime again.
+    bool discardAndPrefetchAfterDrop = false;
 };
 
 // Throws std::invalid_argument naming the directive (its index in the plan), kernel or tensor

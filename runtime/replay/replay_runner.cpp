@@ -42,6 +42,7 @@ ReplayOptions replayOptionsOf(const MeasuredTimeline& measured) {
     ReplayOptions options;
     options.arena = measured.arenaKind == "device" ? ArenaChoice::Device : ArenaChoice::Managed;
     options.orderSlots = measured.slotsOrdered;
+    options.prefetchesAfterDrops = measured.prefetchesAfterDrops;
     return options;
 }
 
@@ -60,6 +61,7 @@ MeasuredTimeline runReplay(const ReplayProgram& program, ReplayBackend& backend,
     m.arenaBytes = program.arenaBytes;
     m.plannedOffsets = program.plannedOffsets;
     m.slotsOrdered = program.slotsOrdered;
+    m.prefetchesAfterDrops = program.prefetchesAfterDrops;
     for (std::size_t it = 0; it < run.iterations.size(); ++it) {
         const IterationTimes& times = run.iterations[it];
         MeasuredIteration mi;

@@ -64,6 +64,35 @@ std::vector<std::int64_t> slotSafeKeys(const std::vector<SlotDirective>& directi
     return keys;
 }
 
+std::vector<char> prefetchesAfterDrops(const std::vector<SlotDirective>& directives, std::vector<std::int64_t>& keys,
+                                       const std::vector<std::vector<std::int32_t>>& touched,
+                                       const std::vector<std::vector<std::int32_t>>& overlapping, std::size_t& reordered) {
+    const auto n = static_cast<std::int64_t>(touched.size());
+    std::vector<char> last(directives.size(), 0);
+    reordered = 0;
+    for (std::size_t i = 0; i < directives.size(); ++i) {
+        const SlotDirective& d = directives[i];
+        if (!d.prefetch || overlapping[d.tensor].empty()) continue;
+        // The prefetch's window: from its anchor to its tensor's next use in this iteration.
+        std::int64_t use = 2 * n;
+        for (std::int64_t r = (keys[i] + 1) / 2; r < n; ++r)
+            if (contains(touched[r], d.tensor)) {
+                use = 2 * r;
+                break;
+            }
+        std::int64_t latestDrop = -1;
+        for (std::size_t k = 0; k < directives.size(); ++k)
+            if (!directives[k].prefetch && keys[k] >= keys[i] && keys[k] <= use &&
+                contains(overlapping[d.tensor], directives[k].tensor))
+                latestDrop = std::max(latestDrop, keys[k]);
+        if (latestDrop < 0) continue;
+        last[i] = 1;
+        keys[i] = latestDrop;
+        ++reordered;
+    }
+    return last;
+}
+
 void addSlotWaits(ReplayProgram& program, const std::vector<std::vector<std::int32_t>>& touched,
                   const std::vector<std::vector<std::int32_t>>& overlapping) {
     const std::size_t anchors = program.anchorBegin.empty() ? 0 : program.anchorBegin.size() - 1;

@@ -9,6 +9,8 @@
 // Ordered (ReplayOptions::orderSlots, the default since issue 16):
 // - a prefetch is issued no earlier than just after the last kernel, before its tensor's next
 //   use, that touches another tensor overlapping its range (slotSafeKeys);
+// - a prefetch is issued after the drops of the tensors sharing its bytes that come before its
+//   tensor's next use (prefetchesAfterDrops);
 // - a prefetch, and a kernel, wait for the latest out-stream directive (pre-evict, discard,
 //   free, recompute drop) on every other tensor overlapping a range they touch (addSlotWaits).
 #include "runtime/replay/replay_program.h"
@@ -33,6 +35,17 @@ struct SlotDirective {
 std::vector<std::int64_t> slotSafeKeys(const std::vector<SlotDirective>& directives,
                                        const std::vector<std::vector<std::int32_t>>& touched,
                                        const std::vector<std::vector<std::int32_t>>& overlapping, std::size_t& moved);
+
+// A prefetch must not run beside the drop (discard, free, pre-evict) of a tensor sharing its
+// bytes: CUDA leaves a discard simultaneous with a prefetch of the same range undefined, and on
+// the H200 the new tensor's pages were then often discarded under it (write faults of ~150 us
+// per 64 KiB in the kernel that used it). A prefetch with such a drop at or after its anchor and
+// no later than its tensor's next use moves to the latest such drop's anchor and is issued
+// last there (its flag), so that the second rule makes it wait. `keys` (from slotSafeKeys) is
+// updated; `reordered` counts the prefetches flagged.
+std::vector<char> prefetchesAfterDrops(const std::vector<SlotDirective>& directives, std::vector<std::int64_t>& keys,
+                                       const std::vector<std::vector<std::int32_t>>& touched,
+                                       const std::vector<std::vector<std::int32_t>>& overlapping, std::size_t& reordered);
 
 // The waits of the second rule, added to the program (directives in issue order, anchors set).
 void addSlotWaits(ReplayProgram& program, const std::vector<std::vector<std::int32_t>>& touched,

@@ -74,7 +74,7 @@ struct Inputs : spillway::replay::ReplayInputs {
 struct Args {
     std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate;
     int iterations = 1;
-    bool compare = false, force = false, unorderedSlots = false;
+    bool compare = false, force = false, unorderedSlots = false, discardAndPrefetch = false;
 };
 
 void addOptions(CLI::App& app, Args& a) {
@@ -104,6 +104,9 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_flag("--unordered-slots", a.unorderedSlots,
                  "do not order the reuse of the plan's arena slots (as runtimes before issue 16 did): a prefetch "
                  "may land in a slot its previous tensor still uses, a late discard may wipe the new one");
+    app.add_flag("--discard-and-prefetch", a.discardAndPrefetch,
+                 "managed arena: populate a dropped tensor's pages with cudaMemDiscardAndPrefetchBatchAsync (as "
+                 "runtimes before issue 16 did) instead of cudaMemPrefetchAsync");
 }
 
 spillway::replay::ArenaChoice arenaChoice(const std::string& arena) {
@@ -134,6 +137,7 @@ int replayPlan(const Args& a, const Inputs& in) {
     replay::ReplayOptions options;
     options.arena = arenaChoice(a.arena);
     options.orderSlots = !a.unorderedSlots;
+    options.discardAndPrefetchAfterDrop = a.discardAndPrefetch;
     replay::ReplayProgram program;
     try {
         program = replay::buildReplayProgram(in.profile, in.plan, options);

@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace spillway;
 using namespace replay_test;
 
@@ -172,6 +174,52 @@ private slots:
         QVERIFY(!unordered.slotsOrdered);
         QCOMPARE(unordered.directives[0].anchorRunIndex, std::int64_t(0));
         QVERIFY(!unordered.directives[0].afterKernel);
+    }
+
+    // A prefetch never runs beside the drop of a tensor sharing its bytes (CUDA leaves a discard
+    // simultaneous with a prefetch of the same range undefined): planned at the same anchor
+    // before the drop, it is issued after it; the drop planned later, before the tensor's use,
+    // the prefetch moves there. Either way it waits for the drop.
+    void aPrefetchIsIssuedAfterTheDropOfItsSlotsPreviousTensor() {
+        const Profile profile = chainProfile();
+        replay::ReplayOptions managed;
+        managed.arena = replay::ArenaChoice::Managed;
+        const auto waitsFor = [](const replay::ReplayDirective& d, std::size_t j) {
+            return std::any_of(d.slotWaits.begin(), d.slotWaits.end(),
+                               [&](const replay::ReplayDependency& w) { return w.directive == j && !w.previousIteration; });
+        };
+        // a3's prefetch and a1's free, both after k1, the prefetch first in the plan.
+        const auto sameAnchor = replay::buildReplayProgram(
+            profile,
+            sharedSlotPlan(profile, {directive(DirectiveKind::Prefetch, 1, 13, Tier::Gpu, true),
+                                     directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true)}),
+            managed);
+        QVERIFY(sameAnchor.directives[0].action == replay::ReplayAction::Free);
+        QVERIFY(sameAnchor.directives[1].action == replay::ReplayAction::Prefetch);
+        QCOMPARE(sameAnchor.directives[1].anchorRunIndex, std::int64_t(1));
+        QVERIFY(waitsFor(sameAnchor.directives[1], 0));
+        QVERIFY(std::any_of(sameAnchor.notes.begin(), sameAnchor.notes.end(), [](const auto& note) {
+            return note.second.find("1 prefetch(es) issued after the drop of another tensor") != std::string::npos;
+        }));
+        // a1 freed lazily before k2, the first user of a3: the prefetch moves there.
+        const auto laterDrop = replay::buildReplayProgram(
+            profile,
+            sharedSlotPlan(profile, {directive(DirectiveKind::Prefetch, 1, 13, Tier::Gpu, true),
+                                     directive(DirectiveKind::Free, 2, 11, Tier::Gpu, false)}),
+            managed);
+        QVERIFY(laterDrop.directives[1].action == replay::ReplayAction::Prefetch);
+        QCOMPARE(laterDrop.directives[1].anchorRunIndex, std::int64_t(2));
+        QVERIFY(!laterDrop.directives[1].afterKernel);
+        QVERIFY(waitsFor(laterDrop.directives[1], 0));
+        // A drop after the tensor's use does not move it (it waits only for last iteration's).
+        const auto afterUse = replay::buildReplayProgram(
+            profile,
+            sharedSlotPlan(profile, {directive(DirectiveKind::Prefetch, 1, 13, Tier::Gpu, true),
+                                     directive(DirectiveKind::Free, 2, 11, Tier::Gpu, true)}),
+            managed);
+        QVERIFY(afterUse.directives[0].action == replay::ReplayAction::Prefetch);
+        QCOMPARE(afterUse.directives[0].anchorRunIndex, std::int64_t(1));
+        QVERIFY(!waitsFor(afterUse.directives[0], 1));
     }
 
     void modelNamesKernelsWhoseSlotWasWipedUnderThem() {

@@ -91,7 +91,7 @@ nlohmann::ordered_json measuredTimelineToJson(const MeasuredTimeline& m) {
     j["plan"] = {{"policy", m.planPolicy}, {"hardware", m.planHardware}};
     j["profile"] = {{"name", m.profileName}, {"hash", m.profileHash}};
     j["arena"] = {{"kind", m.arenaKind}, {"bytes", m.arenaBytes}, {"planned_offsets", m.plannedOffsets},
-                  {"slots_ordered", m.slotsOrdered}};
+                  {"slots_ordered", m.slotsOrdered}, {"prefetches_after_drops", m.prefetchesAfterDrops}};
     auto iterations = nlohmann::ordered_json::array();
     for (const auto& it : m.iterations) {
         nlohmann::ordered_json o;
@@ -157,6 +157,8 @@ MeasuredTimeline measuredTimelineFromJson(const nlohmann::json& doc, const std::
         m.plannedOffsets = arena.boolean("planned_offsets");
         // absent in timelines written before issue 16, whose runtime did not order slot reuse
         m.slotsOrdered = arena.has("slots_ordered") && arena.boolean("slots_ordered");
+        // absent in timelines written before the second slot rule (issue 16, session 11)
+        m.prefetchesAfterDrops = arena.has("prefetches_after_drops") && arena.boolean("prefetches_after_drops");
         arena.finish();
     }
     const auto& iterations = top.array("iterations");

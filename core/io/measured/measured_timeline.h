@@ -81,6 +81,7 @@ struct MeasuredTimeline {
     Bytes arenaBytes = 0;
     bool plannedOffsets = false;   // the tensors sit at the plan's arena offsets
     bool slotsOrdered = false;     // the runtime ordered slot reuse (runtime/replay/replay_slot_order.h)
+    bool prefetchesAfterDrops = false;  // ... and issued prefetches after the drops sharing their bytes
     std::vector<MeasuredIteration> iterations;
     std::vector<MeasuredNote> fallbacks;
     std::vector<MeasuredNote> failures;

@@ -2,6 +2,7 @@
 // library hands them over: no GPU, no CUPTI. Every expected number is worked out in the comments
 // from the records below, following the rules of docs/capture.md.
 #include "core/io/gpu_activity/cupti_records.h"
+#include "core/io/gpu_activity/activity_records_csv.h"
 #include "core/io/base/import_error.h"
 #include "core/io/native/native_json.h"
 #include "core/trace/validate.h"
@@ -9,6 +10,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <sstream>
 
 using namespace spillway;
 using namespace spillway::cupti;
@@ -155,6 +157,33 @@ const Tensor& tensorAt(const Profile& p, std::uint64_t address, std::optional<Na
 class TestCuptiRecords : public QObject {
     Q_OBJECT
 private slots:
+    // --records: every record on its own line in time order, a fault's address and access type,
+    // a migration's bytes and cause, names with commas quoted.
+    void rawRecordsAsCsvInTimeOrder() {
+        std::ostringstream out;
+        spillway::gpu_activity::writeActivityRecordsCsv(trainingStepRecords().capture(), out);
+        std::vector<std::string> lines;
+        std::istringstream in(out.str());
+        for (std::string l; std::getline(in, l);) lines.push_back(l);
+        QCOMPARE(lines.front(), std::string("record,start_ns,end_ns,device,stream,address,value,detail"));
+        // 3 allocations and frees, 2 kernels, 14 unified-memory records.
+        QCOMPARE(lines.size(), size_t(1 + 3 + 2 + 14));
+        std::uint64_t last = 0;
+        for (std::size_t i = 1; i < lines.size(); ++i) {
+            const std::uint64_t start = std::stoull(lines[i].substr(lines[i].find(',') + 1));
+            QVERIFY2(start >= last, lines[i].c_str());
+            last = start;
+        }
+        const auto has = [&](const std::string& line) {
+            return std::find(lines.begin(), lines.end(), line) != lines.end();
+        };
+        QVERIFY(has("um,1200,1250,0,-1,0x7f0000401000,1,gpu page fault; write"));
+        QVERIFY(has("kernel,1000,5000,0,0,0x0,0,\"forward(float const*, float const*, float*, unsigned long)\""));
+        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+            return l.rfind("um,5100,5200,", 0) == 0 && l.find(",2097152,migration host->device; prefetch") != std::string::npos;
+        }));
+    }
+
     void demanglesWhatNvccEmits() {
         QCOMPARE(demangle("_Z4gemmPfi"), std::string("gemm(float*, int)"));
         QCOMPARE(demangle("plain_name"), std::string("plain_name"));
