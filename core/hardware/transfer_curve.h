@@ -18,8 +18,9 @@ namespace spillway {
 // pinned copy at 34 GB/s, fault-driven migration at 4.6 GB/s.
 // DiscardedFault is the odd one: GPU faults on managed pages that cudaMemDiscardBatchAsync
 // dropped. Nothing crosses the link (the driver gives them back zero-filled), yet on the H200
-// they cost ~150 us per 64 KiB, some ten times a fault that migrates (docs/validation.md, "Real
-// GPU"). Only its host_to_gpu curve exists; without one it costs what FaultMigration does.
+// they ran at 1.2 to 1.5 GB/s alone, a fifth of a fault that migrates, and at ~150 us per 64 KiB
+// inside a replay (docs/validation.md, "Real GPU"). Only its host_to_gpu curve exists; without
+// one it costs what FaultMigration does.
 enum class TransferMechanism { ManagedPrefetch, FaultMigration, PinnedCopy, DiscardedFault };
 inline constexpr std::array kTransferMechanisms{TransferMechanism::ManagedPrefetch, TransferMechanism::FaultMigration,
                                                 TransferMechanism::PinnedCopy, TransferMechanism::DiscardedFault};

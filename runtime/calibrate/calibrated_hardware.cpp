@@ -27,12 +27,13 @@ std::int64_t largestRate(const TransferCurve& curve) { return curve.empty() ? 0 
 
 std::string describe(const RawMeasurements& raw, const HardwareConfig& hw) {
     const std::string date = raw.measuredAt.substr(0, 10);
+    const bool discarded = !hw.measured.curve(TransferDirection::ToGpu, TransferMechanism::DiscardedFault).empty();
     return fmt::format(
         "{} ({:.1f} GiB), as spillway-calibrate measured it{}: transfer times by size for "
-        "managed prefetch, fault-driven migration and pinned copies; {:.2f} us per kernel "
+        "managed prefetch, fault-driven migration{} and pinned copies; {:.2f} us per kernel "
         "as a replay times it",
         raw.deviceName, double(raw.gpuTotalBytes) / double(kGiB), date.empty() ? "" : " on " + date,
-        double(hw.kernelLaunch) / 1e3);
+        discarded ? ", faults on discarded pages" : "", double(hw.kernelLaunch) / 1e3);
 }
 
 }  // namespace

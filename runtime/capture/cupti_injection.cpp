@@ -124,10 +124,9 @@ void scheduleUnifiedMemoryCounters() {
     tryUnifiedMemoryCounters(fmt::format("from InitializeInjection inside cuInit, without a CUPTI subscriber ({})", why));
 }
 
-// The output path; when another process of the same run (a child also loads this library)
-// already wrote it, this process's profile goes beside it with its pid, never over it.
-std::filesystem::path outputPath() {
-    std::filesystem::path out = env("SPILLWAY_CAPTURE_OUTPUT", fmt::format("spillway-capture.{}.profile.json", getpid()));
+// An output path; when another process of the same run (a child also loads this library)
+// already wrote it, this process's file goes beside it with its pid, never over it.
+std::filesystem::path besideExisting(std::filesystem::path out) {
     std::error_code ec;
     if (std::filesystem::exists(out, ec)) {
         auto name = out.filename().string();
@@ -137,6 +136,10 @@ std::filesystem::path outputPath() {
         out.replace_filename(name);
     }
     return out;
+}
+
+std::filesystem::path outputPath() {
+    return besideExisting(env("SPILLWAY_CAPTURE_OUTPUT", fmt::format("spillway-capture.{}.profile.json", getpid())));
 }
 
 // Under s.mutex.
@@ -152,8 +155,8 @@ std::string unifiedMemoryNoteAtExit(CaptureState& s) {
 // SPILLWAY_CAPTURE_RECORDS (--records FILE): every record as handed over, as CSV
 // (activity_records_csv.h), for what the profile does not keep. Under s.mutex.
 void writeRecordsAtExit(const CaptureState& s) {
-    const auto path = env("SPILLWAY_CAPTURE_RECORDS");
-    if (path.empty()) return;
+    if (env("SPILLWAY_CAPTURE_RECORDS").empty()) return;
+    const auto path = besideExisting(env("SPILLWAY_CAPTURE_RECORDS")).string();
     std::ofstream out(path);
     if (out) spillway::gpu_activity::writeActivityRecordsCsv(s.parser.capture(), out);
     if (!out) warn(fmt::format("could not write the records to {}", path));

@@ -139,7 +139,11 @@ Nanoseconds ModelRun::cost(ReplayCall call, const ReplayDirective& d, Nanosecond
         case ReplayCall::Discard: {
             const Bytes blocks = (bytes + hw_.blockSize - 1) / hw_.blockSize;
             const Nanoseconds c = discardUnmapTime(hw_, blocks, bytes);
-            pages_.set(d.range.offset, bytes, PageState::Discarded, start + c);
+            // Only the pages wholly inside the range are dropped: a neighbour's bytes in its end
+            // pages are live (on the H200 small tensors sharing such a page never faulted).
+            const Bytes first = (d.range.offset + PageResidency::kPage - 1) / PageResidency::kPage * PageResidency::kPage;
+            const Bytes end = (d.range.offset + bytes) / PageResidency::kPage * PageResidency::kPage;
+            if (end > first) pages_.set(first, end - first, PageState::Discarded, start + c);
             return c;
         }
         case ReplayCall::Advise:

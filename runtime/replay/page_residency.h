@@ -16,7 +16,7 @@ enum class PageState : std::uint8_t {
     Gpu,
     Host,
     Discarded,  // cudaMemDiscardBatchAsync dropped them: the next touch faults them back zero-filled,
-                // far slower than a first touch on the H200 (docs/validation.md, "Real GPU")
+                // far slower than a first touch on the H200 (the discarded_fault curve)
 };
 
 // Bytes of a range by where their pages were at a time.

@@ -89,6 +89,7 @@ public:
         program_.slotsOrdered = orderSlots_;
         program_.prefetchesAfterDrops = prefetchesAfterDrops_;
         program_.discardAndPrefetchAfterDrop = options.discardAndPrefetchAfterDrop;
+        program_.skipDiscards = options.skipDiscards;
         addRecomputes();
         return std::move(program_);
     }

@@ -74,7 +74,7 @@ struct Inputs : spillway::replay::ReplayInputs {
 struct Args {
     std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate;
     int iterations = 1;
-    bool compare = false, force = false, unorderedSlots = false, discardAndPrefetch = false;
+    bool compare = false, force = false, unorderedSlots = false, discardAndPrefetch = false, noDiscards = false;
 };
 
 void addOptions(CLI::App& app, Args& a) {
@@ -107,6 +107,9 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_flag("--discard-and-prefetch", a.discardAndPrefetch,
                  "managed arena: populate a dropped tensor's pages with cudaMemDiscardAndPrefetchBatchAsync (as "
                  "runtimes before issue 16 did) instead of cudaMemPrefetchAsync");
+    app.add_flag("--no-discards", a.noDiscards,
+                 "managed arena: issue none of the plan's discards, frees and recompute drops (an ablation: what "
+                 "they cost on this machine); the timeline names each call \"nothing (discards skipped)\"");
 }
 
 spillway::replay::ArenaChoice arenaChoice(const std::string& arena) {
@@ -138,6 +141,7 @@ int replayPlan(const Args& a, const Inputs& in) {
     options.arena = arenaChoice(a.arena);
     options.orderSlots = !a.unorderedSlots;
     options.discardAndPrefetchAfterDrop = a.discardAndPrefetch;
+    options.skipDiscards = a.noDiscards;
     replay::ReplayProgram program;
     try {
         program = replay::buildReplayProgram(in.profile, in.plan, options);

@@ -76,6 +76,10 @@ inline RawMeasurements h200ProbeMeasurements() {
     // spillway-calibrate on the H200: discard of 2 MiB 3.33 us; discard-and-prefetch of 8 MiB 122.62 us.
     raw.discard.seconds = around(0.00333);
     raw.discardAndPrefetch.seconds = around(0.12262);
+    // spillway-calibrate on an H200, 2026-11-27: a kernel writing discarded pages (medians, ms).
+    for (const auto& [bytes, ms] : {std::pair<std::int64_t, double>{512 << 10, 0.424128}, {2 << 20, 1.829656},
+                                    {8 << 20, 6.190537}, {32 << 20, 23.139429}})
+        raw.samples(cal::kToGpu, cal::kDiscardedFault).push_back({bytes, around(ms)});
     return raw;
 }
 

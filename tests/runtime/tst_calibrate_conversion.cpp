@@ -149,6 +149,25 @@ private slots:
                                   "managed_prefetch: not measured (the device lacks concurrentManagedAccess)"));
     }
 
+    // Faults on discarded pages are a curve of their own (to the GPU only), named in the
+    // description and the sources; without samples there is no curve and no mention.
+    void discardedFaultsAreACurveOfTheirOwn() {
+        RawMeasurements raw = calibrate_fixture::h200ProbeMeasurements();
+        const HardwareConfig hw = calibratedHardware(raw, "h200-probes");
+        const TransferCurve& c = curve(hw, TransferDirection::ToGpu, TransferMechanism::DiscardedFault);
+        QCOMPARE(c.points.size(), std::size_t(4));
+        QCOMPARE(c.floor, Nanoseconds(424128));
+        QCOMPARE(rateAt(c, 2 * MiB), std::int64_t(1146200160));  // 2 MiB over 1.829656 ms: 1.15 GB/s, a fifth of a migrating fault
+        QVERIFY(curve(hw, TransferDirection::ToHost, TransferMechanism::DiscardedFault).empty());
+        QVERIFY(hw.description.find("faults on discarded pages") != std::string::npos);
+        QVERIFY(anySourceContains(calibrationSources(raw, hw), "transfers.host_to_gpu.discarded_fault: the same kernel writing"));
+        raw.samples(kToGpu, kDiscardedFault).clear();
+        const HardwareConfig without = calibratedHardware(raw, "h200-probes");
+        QVERIFY(curve(without, TransferDirection::ToGpu, TransferMechanism::DiscardedFault).empty());
+        QVERIFY(without.description.find("discarded") == std::string::npos);
+        QVERIFY(anySourceContains(calibrationSources(raw, without), "transfers.host_to_gpu.discarded_fault: not measured"));
+    }
+
     void aRefusedDiscardKeepsTheDefaultAndSaysSo() {
         RawMeasurements raw = calibrate_fixture::h200ProbeMeasurements();
         raw.discard = {{}, "cudaErrorNotSupported: operation not supported"};

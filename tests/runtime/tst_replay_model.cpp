@@ -222,6 +222,31 @@ private slots:
         QVERIFY(!waitsFor(afterUse.directives[0], 1));
     }
 
+    // Pages a discard dropped fault back at the discarded_fault curve (without one, at the
+    // fault-migration curve as any fault); only pages wholly inside the discarded range drop.
+    void discardedPagesFaultBackAtTheirOwnCurve() {
+        const Profile profile = chainProfile();
+        replay::ReplayOptions managed;
+        managed.arena = replay::ArenaChoice::Managed;
+        // a1's one page (8 MiB, aligned) freed after k1; k2 writes a3: 2048 bytes in that page,
+        // 2048 in the next, never touched.
+        const auto program = replay::buildReplayProgram(
+            profile, sharedSlotPlan(profile, {directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true)}), managed);
+        HardwareConfig slow = measuredMachine();
+        slow.measured.curve(TransferDirection::ToGpu, TransferMechanism::DiscardedFault) = {{{1'000'000, 1'000'000}}, 0};
+        const auto k2 = [](const MeasuredTimeline& t) { return t.iterations[0].kernels[2].endNs - t.iterations[0].kernels[2].startNs; };
+        const Nanoseconds plain = k2(modelled(program));
+        const Nanoseconds priced = k2(modelled(program, 1, slow));
+        // without the curve: 4096 bytes at 250 MB/s; with it: 2048 at 250 MB/s + 2048 at 1 MB/s
+        QCOMPARE(priced - plain, Nanoseconds(8'192 + 2'048'000 - 16'384));
+        // a1 moved half a page on: no page lies wholly inside it, nothing is dropped.
+        ExportedPlan unaligned = sharedSlotPlan(profile, {directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true)});
+        for (ArenaSlot& slot : unaligned.plan.arena)
+            if (slot.tensor == 11) slot.offset += 1024;
+        const auto shifted = replay::buildReplayProgram(profile, unaligned, managed);
+        QCOMPARE(k2(modelled(shifted, 1, slow)), k2(modelled(shifted)));
+    }
+
     void modelNamesKernelsWhoseSlotWasWipedUnderThem() {
         const Profile profile = chainProfile();
         // Unordered: a1's free after k1 waits on the out stream behind a pre-evict of w after k0

@@ -201,6 +201,11 @@ private slots:
         QCOMPARE(pointerOfBroken([](auto& d) { d["transfers"]["host_to_gpu"]["pinned_copy"]["slope"] = 1; }),
                  std::string("/transfers/host_to_gpu/pinned_copy/slope"));
         QCOMPARE(pointerOfBroken([](auto& d) { d["transfers"] = 1; }), std::string("/transfers"));
+        // Discarded pages fault back on the GPU only.
+        QCOMPARE(pointerOfBroken([](auto& d) {
+                     d["transfers"]["gpu_to_host"]["discarded_fault"] = d["transfers"]["host_to_gpu"]["pinned_copy"];
+                 }),
+                 std::string("/transfers/gpu_to_host/discarded_fault"));
         // The message says what was wrong, and names the file.
         auto doc = machineWithCurve();
         doc["transfers"]["host_to_gpu"]["dma_copy"] = doc["transfers"]["host_to_gpu"]["pinned_copy"];
@@ -211,6 +216,12 @@ private slots:
             const std::string what = e.what();
             QVERIFY2(what.find("m.json") != std::string::npos && what.find("managed_prefetch") != std::string::npos, e.what());
         }
+        // ... and to it, the curve reads back and round-trips.
+        doc = machineWithCurve();
+        doc["transfers"]["host_to_gpu"]["discarded_fault"] = doc["transfers"]["host_to_gpu"]["pinned_copy"];
+        const HardwareConfig hw = parseHardwareJson(doc.dump(), "m.json");
+        QVERIFY(!hw.measured.curve(TransferDirection::ToGpu, TransferMechanism::DiscardedFault).empty());
+        QVERIFY(parseHardwareJson(writeHardwareJson(hw), "again.json").measured == hw.measured);
     }
 
     // ../shared/data/h200: the preset carries the probes' numbers (resources/hardware/h200.json
