@@ -12,11 +12,9 @@
 #include "core/io/base/file_text.h"
 #include "core/io/base/json_dump.h"
 #include "core/io/valid_profile.h"
-#include "core/layout/layout_verifier.h"
 #include "core/layout/operator_order.h"
+#include "core/layout/ordered_layout.h"
 #include "core/layout/placement.h"
-#include "core/layout/profile_allocation.h"
-#include "core/layout/roam_subgraph_tree.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -30,69 +28,7 @@ namespace spillway::cli {
 
 namespace {
 
-struct PlanRow {
-    std::string order;
-    std::string placement;
-    Bytes theoreticalPeak = 0;  // LOAD of the order's allocation problem
-    Bytes arena = 0;            // actual peak
-    double fragmentation = 0;   // (arena - theoretical) / arena
-    double orderSeconds = 0;
-    double placementSeconds = 0;
-    bool orderProven = false;
-    bool placementProven = false;
-    bool fits = false;
-    std::size_t buffers = 0;
-    std::string note;
-    std::string error;
-    std::vector<LeafReport> orderLeaves, layoutLeaves;  // roam: per leaf; model: the one solve
-    std::string orderStatus, placementStatus;           // model: CBC's status
-};
-
-// What plan passes to the layout besides the time limit: ROAM's leaf ILP and MODeL's limit.
-struct IlpSettings {
-    bool leafIlp = false;
-    double leafIlpSeconds = 1.0;
-    double modelTimeLimit = 3600.0;
-};
-
-PlanRow placeOrdered(const Profile& profile, const OrderResult& order, const std::string& placement,
-                     double timeLimit, const IlpSettings& ilp) {
-    PlanRow row;
-    row.order = order.method;
-    row.placement = placement;
-    row.orderSeconds = order.seconds;
-    row.orderProven = order.provenOptimal;
-    row.orderLeaves = order.leaves;
-    row.orderStatus = order.solverStatus;
-    try {
-        const AllocationProblem problem = allocationProblemFromProfile(profile, order.order);
-        row.buffers = problem.buffers.size();
-        PlacementOptions options;
-        options.timeLimitSeconds = placement == "model" ? ilp.modelTimeLimit : timeLimit;
-        options.ilpLeaves = ilp.leafIlp;
-        options.ilpSecondsPerLeaf = ilp.leafIlpSeconds;
-        if (placement == "roam")  // ROAM's subgraph tree of this order, whichever method made it
-            for (const RoamSpan& s : roamSubgraphTree(profile, order.order, problem).spans)
-                options.roamSpans.emplace_back(s.begin, s.end);
-        const PlacementResult placed = place(placement, problem, options);
-        const auto violations = verifyLayout(problem, placed.layout);
-        if (!violations.empty())
-            throw std::runtime_error(fmt::format("internal error: the {} layout failed verification: {}", placement,
-                                                 violations.front().message));
-        row.theoreticalPeak = placed.lowerBound;
-        row.arena = placed.arena;
-        row.fragmentation = placed.arena > 0 ? double(placed.arena - placed.lowerBound) / double(placed.arena) : 0.0;
-        row.placementSeconds = placed.seconds;
-        row.placementProven = placed.provenOptimal;
-        row.fits = placed.fits;
-        row.note = placed.note;
-        row.layoutLeaves = placed.leaves;
-        row.placementStatus = placed.solverStatus;
-    } catch (const std::exception& e) {
-        row.error = e.what();
-    }
-    return row;
-}
+using PlanRow = OrderedLayout;
 
 nlohmann::ordered_json solveJson(const LeafSolve& s) {
     return {{"ran", s.ran},         {"proven_optimal", s.proven}, {"value_bytes", s.value},
@@ -190,7 +126,7 @@ CommandAction addPlanCommand(CLI::App& app) {
         std::string exportPath;
         bool force = false;
         bool noFaults = false;
-        IlpSettings ilp;
+        LayoutSettings layout;
     };
     auto state = std::make_shared<State>();
     addProfileArgs(*cmd, state->args);
@@ -205,16 +141,16 @@ CommandAction addPlanCommand(CLI::App& app) {
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     cmd->add_option("--json", state->json, "Also write the result as JSON to this file");
-    cmd->add_option("--model-time-limit", state->ilp.modelTimeLimit,
+    cmd->add_option("--model-time-limit", state->layout.modelTimeLimitSeconds,
                     "Seconds CBC may take on the whole-graph ILP of --order model / --placement model (MODeL's "
                     "baseline; the ROAM paper gives it 1 h)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    cmd->add_option("--leaf-ilp-seconds", state->ilp.leafIlpSeconds,
+    cmd->add_option("--leaf-ilp-seconds", state->layout.leafIlpSeconds,
                     "Seconds CBC may take on each ROAM leaf's ILP (beside our branch and bound)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    cmd->add_flag("--leaf-ilp", state->ilp.leafIlp,
+    cmd->add_flag("--leaf-ilp", state->layout.leafIlp,
                   "Also solve every ROAM leaf by the ILP on CBC (slow: solves run one at a time), keep the better "
                   "and report per leaf which solver proved what");
     cmd->add_flag("--compare", state->compare, "Every order x every placement, one row each");
@@ -264,13 +200,14 @@ CommandAction addPlanCommand(CLI::App& app) {
             const Profile profile = loadValidProfile(state->args.path, state->args.options());
             OrderOptions orderOptions;
             orderOptions.timeLimitSecondsPerSegment = state->timeLimit;
-            orderOptions.ilpLeaves = state->ilp.leafIlp;
-            orderOptions.ilpSecondsPerLeaf = state->ilp.leafIlpSeconds;
-            orderOptions.modelTimeLimitSeconds = state->ilp.modelTimeLimit;
+            orderOptions.ilpLeaves = state->layout.leafIlp;
+            orderOptions.ilpSecondsPerLeaf = state->layout.leafIlpSeconds;
+            orderOptions.modelTimeLimitSeconds = state->layout.modelTimeLimitSeconds;
+            state->layout.timeLimitSeconds = state->timeLimit;
             std::vector<PlanRow> rows;
             for (const std::string& o : orders) {
                 const OrderResult order = orderOperators(o, profile, orderOptions);
-                for (const std::string& p : placements) rows.push_back(placeOrdered(profile, order, p, state->timeLimit, state->ilp));
+                for (const std::string& p : placements) rows.push_back(placeOrdered(profile, order, p, state->layout));
             }
             fmt::print("{} ({} kernels, {} tensors)\n\n",
                        profile.metadata.model.empty() ? state->args.path : profile.metadata.model,

@@ -2,6 +2,7 @@
 
 #include "core/experiment/discard_reproduction.h"
 #include "core/experiment/most_reproduction.h"
+#include "core/experiment/roam_reproduction.h"
 #include "core/experiment/tensile_reproduction.h"
 
 namespace spillway {
@@ -14,6 +15,8 @@ std::span<const PaperReproduction> paperReproductions() {
          &reproduceDiscard},
         {"tensile", "TENSILE's Tables 1-2 and Fig. 6 (VGG, Inception V3/V4, ResNet-50, DenseNet at batch 2; 1-3 jobs; asynchronous and synchronised operators) on its RTX 2080 Ti",
          &reproduceTensile},
+        {"roam", "ROAM's Table I and Figs. 11-13 and 17 (AlexNet, VGG, MnasNet, MobileNet, EfficientNet, ViT, BERT at batch 1 and 32 with Adam; GPT-2 XL at 1, 2, 4): fragmentation and memory of PyTorch, LESCEA+LLFB, ROAM and MODeL",
+         &reproduceRoam},
     };
     return papers;
 }

@@ -43,13 +43,36 @@ try:  # the event tree API of torch 1.13 and later
 except ImportError:  # pragma: no cover - older torch
     RecordScope = _EventType = None
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from inception_v4 import inception_v4  # noqa: E402  (written from its paper; not in torchvision)
+
+# Every model with random weights (weights=None, or built from modules): nothing is downloaded.
 MODELS = {
     "resnet18": lambda: torchvision.models.resnet18(weights=None),
-    "vit_b_16": lambda: torchvision.models.vit_b_16(weights=None),
-    # TENSILE's workload (its section 5.1: VGG at batch 2).
+    # TENSILE's five networks (its section 5.1; VGG at batch 2): VGG-16, Inception-v3,
+    # Inception-v4, ResNet-50, DenseNet-121.
     "vgg16": lambda: torchvision.models.vgg16(weights=None),
+    # torchvision's inception_v3 in train mode returns InceptionOutputs(logits, aux_logits) when
+    # it has the auxiliary classifier; it is built without it (aux_logits=False), so the model
+    # returns plain logits and the training step is the same as for every other model (the aux
+    # head, 3.3 M parameters used only in training, is left out). init_weights=True is
+    # torchvision's own truncated-normal initialisation, asked for explicitly (weights=None
+    # otherwise warns that the default will change).
+    "inception_v3": lambda: torchvision.models.inception_v3(weights=None, aux_logits=False,
+                                                            init_weights=True),
+    "inception_v4": lambda: inception_v4(num_classes=1000),
+    "resnet50": lambda: torchvision.models.resnet50(weights=None),
+    "densenet121": lambda: torchvision.models.densenet121(weights=None),
+    # ROAM's networks (AlexNet, VGG-16 above, MnasNet, MobileNetV2, EfficientNet-B0, ViT-B/16).
+    "alexnet": lambda: torchvision.models.alexnet(weights=None),
+    "mnasnet1_0": lambda: torchvision.models.mnasnet1_0(weights=None),
+    "mobilenet_v2": lambda: torchvision.models.mobilenet_v2(weights=None),
+    "efficientnet_b0": lambda: torchvision.models.efficientnet_b0(weights=None),
+    "vit_b_16": lambda: torchvision.models.vit_b_16(weights=None),
 }
-IMAGE_SIZE = 224
+# Input height and width per model: the Inception networks take 299x299 (their papers and
+# torchvision's inception_v3), every other model 224x224.
+IMAGE_SIZE = {name: 299 if name.startswith("inception") else 224 for name in MODELS}
 CLASSES = 1000
 
 
@@ -97,7 +120,8 @@ def capture(args):
             model.train()
             optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
         with record_function("spillway.data"):
-            images = torch.randn(args.batch, 3, IMAGE_SIZE, IMAGE_SIZE, device=device)
+            size = IMAGE_SIZE[args.model]
+            images = torch.randn(args.batch, 3, size, size, device=device)
             labels = torch.randint(0, CLASSES, (args.batch,), device=device)
         with record_function("spillway.forward"):
             logits = model(images)

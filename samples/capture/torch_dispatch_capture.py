@@ -29,6 +29,18 @@ device (see GPUS): time = max(flops / peak_flops, bytes / bandwidth) + launch ov
 FLOPs of convolution, convolution_backward, mm, addmm and bmm computed from shapes and, for every
 other op, only the bytes it reads and writes. --durations picks which one goes into duration_ns;
 the other is kept in the profile's metadata notes (per-phase totals).
+
+--durations cuda runs the iteration (and its warm-up) on the CUDA device instead and measures each
+op's GPU time: a pair of torch.cuda.Event(enable_timing=True) recorded on the current stream just
+before and just after the op, one synchronisation at the end of the iteration, then every
+elapsed_time read. Nothing is added to these times (no launch overhead). An event pair times
+everything the stream does between the two records, so when the host launches slower than the GPU
+runs, the GPU would sit idle after the start event until the op's kernel arrives and that wait
+would be counted. To keep it out, a short GPU sleep (torch.cuda._sleep, --cuda-guard-us, 100 us by
+default) is queued before each start event: while it runs, the host queues the start event, the
+op's kernels and the end event, so they run back to back. Ops whose host time between the two
+records exceeded the guard are counted in the notes (their times may include such waits). The
+roofline estimate and the host (CPU) time of each op stay in the notes as per-phase totals.
 """
 
 import argparse
@@ -78,13 +90,26 @@ def parse_args(argv):
     parser.add_argument("--output", required=True, help="spillway.profile/1 file to write")
     parser.add_argument("--gpu", choices=sorted(GPUS), default="rtx2080ti",
                         help="device of the roofline estimate (default: rtx2080ti)")
-    parser.add_argument("--durations", choices=["gpu-estimate", "cpu"], default="gpu-estimate",
-                        help="what goes into duration_ns (default: gpu-estimate)")
+    parser.add_argument("--durations", choices=["gpu-estimate", "cpu", "cuda"],
+                        default="gpu-estimate",
+                        help="what goes into duration_ns: the roofline estimate for --gpu, the "
+                             "measured CPU time, or the measured GPU time on the CUDA device "
+                             "(default: gpu-estimate)")
+    parser.add_argument("--cuda-guard-us", type=float, default=100.0,
+                        help="with --durations cuda: GPU sleep queued before each op's start "
+                             "event, so host launch gaps are not timed; 0 = none (default: 100)")
     parser.add_argument("--lr", type=float, default=0.01, help="SGD learning rate (default: 0.01)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     args = parser.parse_args(argv)
     if args.batch < 1:
         parser.error("--batch must be at least 1")
+    if args.cuda_guard_us < 0:
+        parser.error("--cuda-guard-us must not be negative")
+    if args.durations == "cuda" and not torch.cuda.is_available():
+        # As spillway-replay and spillway-calibrate do without a GPU.
+        print("torch_dispatch_capture.py: --durations cuda: no CUDA device found "
+              "(torch.cuda.is_available() is False)", file=sys.stderr)
+        sys.exit(3)
     return args
 
 
@@ -142,16 +167,71 @@ def _tensors(obj):
 
 
 def _storage(t):
-    storage = t.storage()
+    # untyped_storage() where torch has it (2.x; storage() warns there), storage() on 1.13: the
+    # same data_ptr and nbytes.
+    storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
     return storage.data_ptr(), storage.nbytes()
+
+
+class CudaTimer:
+    """GPU time of each op from a pair of CUDA events; read once, after one synchronisation."""
+
+    def __init__(self, guard_us):
+        self.pairs = []
+        self.guard_us = guard_us
+        self.guard_cycles = 0
+        self.unguarded = 0   # kernels whose host time between the two records exceeded the guard
+        if guard_us > 0:
+            self.guard_cycles = max(1, int(round(guard_us * self._cycles_per_us())))
+
+    @staticmethod
+    def _cycles_per_us():
+        # torch.cuda._sleep spins for a number of GPU clock cycles: time a long one (twice; the
+        # first also loads the kernel) to turn microseconds into cycles.
+        cycles = 2_000_000
+        for _ in range(2):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            torch.cuda._sleep(cycles)
+            end.record()
+            torch.cuda.synchronize()
+        return cycles / (start.elapsed_time(end) * 1000.0)
+
+    def start(self):
+        if self.guard_cycles:
+            torch.cuda._sleep(self.guard_cycles)
+        event = torch.cuda.Event(enable_timing=True)
+        event.record()
+        return event, time.perf_counter_ns()
+
+    def stop(self, started):
+        event = torch.cuda.Event(enable_timing=True)
+        event.record()
+        start, host_start = started
+        self.pairs.append((start, event, time.perf_counter_ns() - host_start))
+        return len(self.pairs) - 1
+
+    def elapsed_ns(self, indices):
+        """After the iteration: one synchronisation, then the time of each pair in indices (the
+        kernels'), in nanoseconds."""
+        torch.cuda.synchronize()
+        times = []
+        for i in indices:
+            start, end, host_ns = self.pairs[i]
+            times.append(max(1, int(round(start.elapsed_time(end) * 1e6))))
+            if self.guard_cycles and host_ns > self.guard_us * 1000.0:
+                self.unguarded += 1
+        return times
 
 
 class DataFlowRecorder(TorchDispatchMode):
     """Every aten op as a kernel over storage-identified tensors."""
 
-    def __init__(self, gpu):
+    def __init__(self, gpu, timer=None):
         super().__init__()
         self.gpu = gpu
+        self.timer = timer   # CudaTimer with --durations cuda
         self.phase = "other"
         self.live = {}       # storage data_ptr -> tensor id of the storage living there now
         self.tensors = []    # id -> {"bytes", "first_phase", ...}
@@ -174,9 +254,13 @@ class DataFlowRecorder(TorchDispatchMode):
         kwargs = kwargs or {}
         ins = _tensors((args, kwargs))
         in_ptrs = {_storage(t)[0] for t in ins}
+        timed = self.timer.start() if self.timer is not None else None
         start = time.perf_counter_ns()
         out = func(*args, **kwargs)
         cpu_ns = max(1, time.perf_counter_ns() - start)
+        # The pair is recorded for every op, views included (they queue nothing, so it costs
+        # nothing on the GPU), and only the kernels' pairs are read.
+        timing = self.timer.stop(timed) if timed is not None else None
         outs = _tensors(out)
 
         written = []  # arguments the schema marks as written (in-place and out= ops)
@@ -212,10 +296,13 @@ class DataFlowRecorder(TorchDispatchMode):
         first_out = outs[0] if outs else None
         flops = op_flops(func, args, first_out) if first_out is not None or \
             func.overloadpacket.__name__ == "convolution_backward" else 0
-        self.kernels.append({"name": str(func), "op": func.overloadpacket.__name__,
-                             "phase": self.phase, "inputs": inputs, "outputs": outputs,
-                             "cpu_ns": cpu_ns, "gpu_ns": roofline_ns(flops, traffic, self.gpu),
-                             "flops": flops})
+        kernel = {"name": str(func), "op": func.overloadpacket.__name__,
+                  "phase": self.phase, "inputs": inputs, "outputs": outputs,
+                  "cpu_ns": cpu_ns, "gpu_ns": roofline_ns(flops, traffic, self.gpu),
+                  "flops": flops}
+        if timing is not None:
+            kernel["cuda_event"] = timing
+        self.kernels.append(kernel)
         return out
 
 
@@ -247,10 +334,18 @@ def capture(args):
     gpu = GPUS[args.gpu]
     torch.manual_seed(args.seed)
     model = MODELS[args.model]()
+    cuda = args.durations == "cuda"
+    if cuda:
+        # Built and drawn on the CPU as in the other modes (same random weights and input), then
+        # moved to the GPU before the optimizer sees the parameters.
+        model = model.to("cuda")
     model.train()
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
-    images = torch.randn(args.batch, 3, IMAGE_SIZE, IMAGE_SIZE)
+    size = IMAGE_SIZE[args.model]
+    images = torch.randn(args.batch, 3, size, size)
     labels = torch.randint(0, CLASSES, (args.batch,))
+    if cuda:
+        images, labels = images.to("cuda"), labels.to("cuda")
 
     # Warm-up: creates the momentum buffers, so the captured step updates them in place.
     train_step(model, optimizer, images, labels)
@@ -260,7 +355,11 @@ def capture(args):
     # Optimizer.step and zero_grad open torch.profiler record_function spans, whose handles are
     # aten ops (zeros, profiler._record_function_enter) that a GPU would not run: switch them off.
     torch.autograd.profiler.record_function = _NoRecordFunction
-    recorder = DataFlowRecorder(gpu)
+    timer = None
+    if cuda:
+        torch.cuda.synchronize()
+        timer = CudaTimer(args.cuda_guard_us)
+    recorder = DataFlowRecorder(gpu, timer)
     params = dict(model.named_parameters())
     with recorder:
         # Known tensors first, so reads of them find their names (they live before the mode).
@@ -276,6 +375,11 @@ def capture(args):
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
         del logits, loss
+    if timer is not None:
+        # The iteration's one synchronisation; every op's GPU time is read after it.
+        elapsed = timer.elapsed_ns([k.pop("cuda_event") for k in recorder.kernels])
+        for k, ns in zip(recorder.kernels, elapsed):
+            k["cuda_ns"] = ns
     return model, optimizer, params, images, labels, recorder, grads
 
 
@@ -309,15 +413,18 @@ def build_profile(args, params, optimizer, images, labels, recorder, grads):
                         "persistent": persistent})
 
     use_gpu = args.durations == "gpu-estimate"
+    use_cuda = args.durations == "cuda"
     kernels = []
-    totals = {p: [0, 0] for p in PHASES}
+    totals = {p: [0, 0, 0] for p in PHASES}
     for i, k in enumerate(recorder.kernels):
         phase = k["phase"] if k["phase"] in PHASES else "other"
-        totals.setdefault(phase, [0, 0])
+        totals.setdefault(phase, [0, 0, 0])
         totals[phase][0] += k["cpu_ns"]
         totals[phase][1] += k["gpu_ns"]
+        totals[phase][2] += k.get("cuda_ns", 0)
+        duration = k["cuda_ns"] if use_cuda else k["gpu_ns"] if use_gpu else k["cpu_ns"]
         kernels.append({"id": i, "name": k["name"], "op": k["op"], "phase": phase, "job": 0,
-                        "duration_ns": k["gpu_ns"] if use_gpu else k["cpu_ns"],
+                        "duration_ns": duration,
                         "inputs": k["inputs"], "outputs": k["outputs"]})
 
     gpu = GPUS[args.gpu]
@@ -339,10 +446,34 @@ def build_profile(args, params, optimizer, images, labels, recorder, grads):
         "tensors": "one per storage (views share it, bytes = storage nbytes); in-place ops "
                    "write their argument; a result on a new storage is a new tensor",
     }
+    device = gpu["name"] if use_gpu else "cpu"
+    if use_cuda:
+        device = torch.cuda.get_device_name()
+        timer = recorder.timer
+        guard = (f"a {timer.guard_us:g} us GPU sleep (torch.cuda._sleep, "
+                 f"{timer.guard_cycles} cycles) queued before each start event keeps host "
+                 f"launch gaps out; {timer.unguarded} of the {len(recorder.kernels)} kernels "
+                 "took longer than that on the host, so their times may include idle GPU time"
+                 if timer.guard_cycles else
+                 "no guard (--cuda-guard-us 0): times include any idle GPU time while the "
+                 "host launches the op")
+        notes.update({
+            "capture.cuda": str(torch.version.cuda),
+            "capture.cudnn": str(torch.backends.cudnn.version()),
+            "capture.device": device,
+            "durations": f"cuda: measured CUDA time of each aten op on {device} (a pair of "
+                         "torch.cuda.Event(enable_timing=True) recorded around the op on the "
+                         "current stream, one synchronisation at the end of the iteration; no "
+                         "launch overhead added)",
+            "durations.cpu_total": per_phase(0) + " (host time of each op: launches, not "
+                                   "kernels)",
+            "durations.cuda_guard": guard,
+            "durations.cuda_total": per_phase(2),
+        })
     return {
         "format": "spillway.profile/1",
         "metadata": {"model": args.model, "batch": args.batch,
-                     "device": gpu["name"] if use_gpu else "cpu",
+                     "device": device,
                      "source": "torch-dispatch",
                      "source_path": "samples/capture/torch_dispatch_capture.py",
                      "notes": dict(sorted(notes.items()))},
@@ -375,10 +506,13 @@ def main(argv=None):
     _, optimizer, params, images, labels, recorder, grads = capture(args)
     profile = build_profile(args, params, optimizer, images, labels, recorder, grads)
     write_profile(profile, args.output)
+    notes = profile["metadata"]["notes"]
+    measured = (f"{notes['durations.cuda_total']} measured on {profile['metadata']['device']}, "
+                if "durations.cuda_total" in notes else "")
     print(f"wrote {args.output} ({args.model}, batch {args.batch}: "
-          f"{len(profile['kernels'])} kernels, {len(profile['tensors'])} tensors; "
-          f"{profile['metadata']['notes']['durations.gpu_estimate_total']} estimated, "
-          f"{profile['metadata']['notes']['durations.cpu_total']} on the CPU)", file=sys.stderr)
+          f"{len(profile['kernels'])} kernels, {len(profile['tensors'])} tensors; {measured}"
+          f"{notes['durations.gpu_estimate_total']} estimated, "
+          f"{notes['durations.cpu_total']} on the CPU)", file=sys.stderr)
     return 0
 
 

@@ -1,0 +1,73 @@
+#include "core/experiment/roam_runs.h"
+
+#include "core/sweep/parameter_sweep.h"
+
+#include <exception>
+
+namespace spillway::roam {
+
+namespace {
+
+// MODeL's ILP on a graph the size of GPT-2 XL is refused by its own size caps (ilp_order.h);
+// the figure it would stand in (Fig. 17) has no MODeL column.
+bool runsModel(const ModelSpec& spec, const Scope& scope) { return scope.modelSeconds > 0 && spec.tableOne; }
+
+OrderedLayout notRun(Pipeline p, std::string why) {
+    OrderedLayout row;
+    row.order = kOrderIds[p];
+    row.placement = kPlacementIds[p];
+    row.error = std::move(why);
+    return row;
+}
+
+ModelRuns planModel(Model model, const Scope& scope, unsigned threads) {
+    ModelRuns runs{std::move(model), {}};
+    const Model& m = runs.model;
+    OrderOptions orderOptions;
+    orderOptions.timeLimitSecondsPerSegment = scope.searchSeconds;
+    orderOptions.modelTimeLimitSeconds = scope.modelSeconds;
+    orderOptions.threads = threads;
+    LayoutSettings layout;
+    layout.timeLimitSeconds = scope.searchSeconds;
+    layout.modelTimeLimitSeconds = scope.modelSeconds;
+    layout.threads = threads;
+    for (size_t p = 0; p < kPipelines; ++p) {
+        const auto pipeline = static_cast<Pipeline>(p);
+        if (!m.missing.empty()) {
+            runs.plans[p] = notRun(pipeline, m.missing);
+        } else if (pipeline == kModel && !runsModel(m.spec, scope)) {
+            runs.plans[p] = notRun(pipeline, scope.modelSeconds > 0 ? "MODeL is not run on GPT-2 XL (Fig. 17 has no MODeL)"
+                                                                    : "MODeL left out (--model-seconds 0)");
+        } else {
+            try {
+                const OrderResult order = orderOperators(kOrderIds[p], m.profile, orderOptions);
+                runs.plans[p] = placeOrdered(m.profile, order, kPlacementIds[p], layout);
+                // MODeL's ILPs refuse a problem over their size caps: the start they return is
+                // not MODeL's answer.
+                if (pipeline == kModel && order.solverStatus == "not run")
+                    runs.plans[p] = notRun(pipeline, order.notes);
+                else if (pipeline == kModel && runs.plans[p].placementStatus == "not run")
+                    runs.plans[p] = notRun(pipeline, "MODeL's offsets ILP not run: " + runs.plans[p].note);
+            } catch (const std::exception& e) {
+                runs.plans[p] = notRun(pipeline, e.what());
+            }
+        }
+    }
+    return runs;
+}
+
+}  // namespace
+
+std::vector<ModelRuns> runEvaluation(const ReproductionOptions& options, const Scope& scope) {
+    std::vector<Model> models = loadModels(scope.traceDir, scope.samplesDir, options.only);
+    std::vector<ModelRuns> runs;
+    // One model at a time: ROAM's leaves and the layouts search on every core themselves.
+    for (size_t i = 0; i < models.size(); ++i) {
+        if (options.cancel && options.cancel->load()) throw SweepCancelled();
+        runs.push_back(planModel(std::move(models[i]), scope, options.threads));
+        if (options.progress) options.progress(i + 1, models.size());
+    }
+    return runs;
+}
+
+}  // namespace spillway::roam
