@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace spillway::tensile {
@@ -16,19 +18,43 @@ double us(Nanoseconds t) { return double(t) / 1e3; }
 
 std::string networkTable(const std::vector<NetworkRuns>& runs) {
     std::string out =
-        "| network | kernels | tensors | H200 kernels | conv/matmul on H200: measured / roofline (error) | "
+        "| network | graph | kernels | tensors | H200 kernels | conv/matmul on H200: measured / roofline (error) | "
         "conv/matmul factor | 2080 Ti kernels | host time per op | persistent / of it no kernel touches |\n"
-        "|---|---|---|---|---|---|---|---|---|\n";
+        "|---|---|---|---|---|---|---|---|---|---|\n";
     for (const NetworkRuns& r : runs) {
         const Network& n = r.net;
-        out += fmt::format("| {} | {} | {} | {:.2f} ms | {:.2f} / {:.2f} ms ({:+.0f}%) | x{:.2f} | {:.2f} ms | {:.1f} us | "
+        out += fmt::format("| {} | {} | {} | {} | {:.2f} ms | {:.2f} / {:.2f} ms ({:+.0f}%) | x{:.2f} | {:.2f} ms | {:.1f} us | "
                            "{:.0f} / {:.0f} MiB |\n",
-                           n.spec->name, n.profile.kernels.size(), n.profile.tensors.size(), ms(n.h200Time),
+                           n.spec->name, n.dispatchCapture ? "dispatch capture" : "trace", n.profile.kernels.size(), n.profile.tensors.size(), ms(n.h200Time),
                            ms(n.roofline.measuredMatmul), ms(n.roofline.predictedMatmul), 100 * n.roofline.error(),
                            n.matmulFactor, ms(n.rtxTime), us(n.hostTimePerOp), double(n.persistent) / double(1 << 20),
                            double(n.unlinkedPersistent) / double(1 << 20));
     }
     return out;
+}
+
+// What TENSILE's MSR is a share of: with the dispatch capture, the whole step.
+std::string savingBase(const Network& n) {
+    const double persistent = double(n.persistent) / double(1 << 30);
+    if (n.dispatchCapture)
+        return fmt::format("The peak holds everything, the {:.2f} GiB of parameters and momentum included (the "
+                           "dispatch capture's kernels touch them), so this is a share of the whole step.",
+                           persistent);
+    return fmt::format("The peak leaves out the {:.2f} GiB of parameters and momentum no kernel of the trace "
+                       "touches (the setup above), so this is a share of the rest.",
+                       double(n.unlinkedPersistent) / double(1 << 30));
+}
+
+// A method's metric (0 MSR, 1 EOR) over the regimes and job counts: "0.108-0.503", or one value.
+std::string metricRange(const NetworkRuns& r, Method m, int which, std::initializer_list<Regime> regimes, int maxJobs) {
+    double lo = 1e300, hi = -1e300;
+    for (Regime g : regimes)
+        for (int j = 1; j <= maxJobs; ++j) {
+            const double v = metric(r.at(g, j, m), which);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    return fmt::format("{:.3f}", lo) + (hi - lo >= 0.0005 ? fmt::format("-{:.3f}", hi) : "");
 }
 
 }  // namespace
@@ -46,9 +72,14 @@ std::string setupText(const std::vector<NetworkRuns>& runs, const Scope& scope) 
         "predicted saving: the paper's setting for its Capuchin rows), `tensile` (max swap ratio 1). {} "
         "iterations per job; system-level metrics (all jobs together, first start to last end); the "
         "simulator: docs/simulator.md, \"Several jobs\".\n\n"
-        "**Networks**: torch.profiler traces of one SGD training step at batch 2 on an H200 "
-        "(`../shared/data/h200/models/tensile/*.trace.json.gz`, read by the torch-trace importer: "
-        "`spillway-cli info FILE`), the graphs and tensors as recorded. **Kernel times for the 2080 Ti**: "
+        "**Networks**: one SGD (momentum 0.9) training step at batch 2 of each, measured on an H200 twice: "
+        "the dispatch capture (`samples/torch/*-b2-h200.profile.json.gz`, samples/capture/README.md: every "
+        "aten op with the tensors it reads and writes, the weights, gradients and momentum buffers among "
+        "them, each op's CUDA time by events) is the graph the jobs run; the torch.profiler trace "
+        "(`../shared/data/h200/models/tensile/*.trace.json.gz`) gives the cuDNN / cuBLAS kernels for the "
+        "roofline check and the host time per operator. A network without its dispatch capture runs the "
+        "trace's graph (the last column then says how much of it no kernel touches). **Kernel times for "
+        "the 2080 Ti**: "
         "the roofline (core/trace/gpu_roofline.h, `rtx2080ti`: 13.45 TFLOPS FP32, 616 GB/s). Its check "
         "against the H200's own times: the convolution and matrix kernels (by name: cuDNN / cuBLAS / "
         "CUTLASS) against the published forward MACs x 2 x 3 (training) x 2 (batch) at the H200's FP32 "
@@ -61,14 +92,15 @@ std::string setupText(const std::vector<NetworkRuns>& runs, const Scope& scope) 
         "memory-bound: its time past the 2 us launch overhead x 4.8 TB/s / 616 GB/s = x7.79.\n\n",
         scope.iterations);
     out += networkTable(runs);
-    out +=
-        "\n**A limit of the imported graphs**: the torch-trace importer cannot tie the parameters and the "
-        "optimizer state (allocated before the trace) to the kernels that read and update them, so no "
-        "kernel touches them (last column). The multi-job simulator allocates a tensor at its first "
-        "access, so every run, vanilla's too, leaves them out of its peak, and no planner can swap them: "
-        "TENSILE's cross-iteration swaps of updated parameters never arise. MSR here is a share of the "
-        "activations, gradients, workspaces and temporaries only; with the persistent bytes in both peaks "
-        "it would be lower by the factor peak / (peak + persistent).\n";
+    bool anyTrace = false;
+    for (const NetworkRuns& r : runs) anyTrace = anyTrace || !r.net.dispatchCapture;
+    if (anyTrace)
+        out +=
+            "\n**A limit of the traces' graphs**: the torch-trace importer cannot tie the parameters and the "
+            "optimizer state (allocated before the trace) to the kernels that read and update them, so no "
+            "kernel touches them (last column). The multi-job simulator allocates a tensor at its first "
+            "access, so every run of such a network, vanilla's too, leaves them out of its peak, and no "
+            "planner can swap them. The dispatch captures do not have this limit.\n";
     out +=
         "\n**Two regimes** (a workload setting, `sync_every_operator` and `operator_host_time` in "
         "spillway.workload/1, docs/formats.md):\n\n"
@@ -111,30 +143,30 @@ std::string discussion(const std::vector<NetworkRuns>& runs, const Scope& scope)
             "**Which regime reproduces Tables 1-2: neither alone; the paper's framework lies between them.** "
             "The mean distance of our VGG cells to the paper's MSR and EOR is {:.3f} asynchronous and {:.3f} "
             "synchronised, no real difference. What each regime gets right:\n\n"
-            "- **TENSILE's saving** alone looks like the paper's in both: MSR {:.3f} async and {:.3f} sync against "
-            "0.2241 / 0.2001, but of a peak without the 1.1 GiB of parameters and momentum no kernel touches "
-            "in the import (the setup above): counted in, the same saving is about 8 %. On these graphs (the H200 trace: VGG {:.1f} ms an iteration on the 2080 Ti, {:.1f} ms "
-            "synchronised) the PCIe 3 link has room for it; the earlier data-flow capture "
-            "(docs/validation.md) took 25.5 ms and got 0.053.\n"
-            "- **TENSILE's overhead** brackets the paper's: asynchronously 0 (its scheduler only places swaps "
-            "that end before their access, and the estimated timeline is exact), synchronised 0.42-0.50 (a "
-            "swap-out placed after an operator now holds the next operator until it lands, which the scheduler "
-            "does not know). The paper's 0.08-0.28 lies between at {} of {} job counts: its executor overlaps "
-            "transfers with computation (\"cudaMemcpyAsync\") but pays per-operator synchronisation and "
-            "Python timing noise, a partial synchronisation our two regimes bound from both sides.\n"
-            "- **vDNN and Capuchin matched** save little in both regimes (vDNN 0.03-0.09, Capuchin matched 0): "
-            "the structural reasons of docs/validation.md hold for these graphs too. vDNN offloads forward "
-            "feature maps only, and VGG's peak is in the backward pass and the SGD step among weights, "
-            "gradients and momentum (1.1 GiB of 1.76). Capuchin's first iteration is passive (it observes "
-            "before it plans) and, as every job fits, identical to vanilla, so the peak of the whole run "
-            "is vanilla's: MSR 0 by construction. Their overheads grow when synchronised (vDNN alone "
-            "{:.3f} -> {:.3f}) but stay far below the paper's 0.85-0.92, since they move little.\n"
+            "- **TENSILE's saving**: MSR {:.3f} async and {:.3f} sync against the paper's 0.2241 / 0.2001. {} "
+            "On this graph (VGG {:.1f} ms an iteration on the 2080 Ti, {:.1f} ms synchronised) the PCIe 3 link "
+            "has room for it.\n"
+            "- **TENSILE's overhead**: asynchronously {} (its scheduler only places swaps that end before "
+            "their access, and the estimated timeline is exact), synchronised {} (a swap-out placed after an "
+            "operator holds the next operator until it lands, which the scheduler does not know). The paper's "
+            "0.08-0.28 lies between the two at {} of {} job counts: its executor overlaps transfers with "
+            "computation (\"cudaMemcpyAsync\") but pays per-operator synchronisation and Python timing noise, a "
+            "partial synchronisation our two regimes bound from both sides.\n"
+            "- **vDNN and Capuchin matched** save little in both regimes (MSR vDNN {}, Capuchin matched {}): "
+            "vDNN offloads forward feature maps only, and VGG's peak is in the backward pass and the SGD step "
+            "among weights, gradients and momentum; Capuchin's first iteration is passive (it observes before "
+            "it plans) and, as every job fits, runs as vanilla does. Their overheads grow when synchronised "
+            "(vDNN alone {:.3f} -> {:.3f}) but stay far below the paper's 0.85-0.92, since they move little.\n"
             "- **Plain Capuchin** saves nothing (the jobs fit in 11 GiB), the paper's own remark under Table 1.\n\n"
             "Per method, VGG: TENSILE async {}; sync {}. vDNN async {}; sync {}. Capuchin matched async {}; "
             "sync {}.\n\n",
             async, sync, metric(r.at(Regime::Async, 1, kTensile), 0), metric(r.at(Regime::Sync, 1, kTensile), 0),
-            ms(v1.system.vanillaTime) / scope.iterations, ms(s1.system.vanillaTime) / scope.iterations, bracketed,
-            scope.maxJobs, metric(r.at(Regime::Async, 1, kVdnn), 1), metric(r.at(Regime::Sync, 1, kVdnn), 1),
+            savingBase(r.net), ms(v1.system.vanillaTime) / scope.iterations, ms(s1.system.vanillaTime) / scope.iterations,
+            metricRange(r, kTensile, 1, {Regime::Async}, scope.maxJobs),
+            metricRange(r, kTensile, 1, {Regime::Sync}, scope.maxJobs), bracketed, scope.maxJobs,
+            metricRange(r, kVdnn, 0, {Regime::Async, Regime::Sync}, scope.maxJobs),
+            metricRange(r, kCapuchinMatched, 0, {Regime::Async, Regime::Sync}, scope.maxJobs),
+            metric(r.at(Regime::Async, 1, kVdnn), 1), metric(r.at(Regime::Sync, 1, kVdnn), 1),
             row(Regime::Async, kTensile), row(Regime::Sync, kTensile), row(Regime::Async, kVdnn),
             row(Regime::Sync, kVdnn), row(Regime::Async, kCapuchinMatched), row(Regime::Sync, kCapuchinMatched));
     }

@@ -63,7 +63,7 @@ void parallelFor(size_t count, unsigned threads, const std::atomic<bool>* cancel
 
 std::vector<NetworkRuns> runEvaluation(const ReproductionOptions& options, const Scope& scope) {
     std::vector<NetworkRuns> runs;
-    for (Network& net : loadNetworks(scope.traceDir, options.only)) {
+    for (Network& net : loadNetworks(scope.traceDir, scope.samplesDir, options.only)) {
         NetworkRuns r;
         r.net = std::move(net);
         for (auto& perRegime : r.cells) perRegime.resize(size_t(scope.maxJobs));

@@ -25,6 +25,7 @@ inline constexpr int kMaxJobs = 3;
 // What runs: the paper's evaluation by default; a test shrinks it.
 struct Scope {
     std::filesystem::path traceDir = defaultTraceDir();
+    std::filesystem::path samplesDir = "samples/torch";  // the checkout's, from its root (the dispatch captures)
     int iterations = 10;  // per job: Capuchin's passive first iteration is a tenth of the run
     int maxJobs = kMaxJobs;
 };

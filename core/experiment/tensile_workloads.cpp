@@ -86,18 +86,23 @@ const std::vector<NetworkSpec>& networkSpecs() {
     // Inception V4 (12.28 G at 299 x 299); the traces' inputs are 2 x 3 x 224 x 224 and
     // 2 x 3 x 299 x 299.
     static const std::vector<NetworkSpec> specs{
-        {"VGG", "vgg16-b2-sgd.trace.json.gz", 15.47e9, "torchvision vgg16"},
-        {"InceptionV3", "inception_v3-b2-sgd.trace.json.gz", 5.71e9, "torchvision inception_v3"},
-        {"InceptionV4", "inception_v4-b2-sgd.trace.json.gz", 12.28e9, "timm inception_v4"},
-        {"ResNet-50", "resnet50-b2-sgd.trace.json.gz", 4.09e9, "torchvision resnet50"},
-        {"DenseNet", "densenet121-b2-sgd.trace.json.gz", 2.83e9, "torchvision densenet121"},
+        {"VGG", "vgg16-b2-sgd.trace.json.gz", "vgg16-b2-h200.profile.json.gz", 15.47e9, "torchvision vgg16"},
+        {"InceptionV3", "inception_v3-b2-sgd.trace.json.gz", "inception_v3-b2-h200.profile.json.gz", 5.71e9,
+         "torchvision inception_v3"},
+        {"InceptionV4", "inception_v4-b2-sgd.trace.json.gz", "inception_v4-b2-h200.profile.json.gz", 12.28e9,
+         "timm inception_v4"},
+        {"ResNet-50", "resnet50-b2-sgd.trace.json.gz", "resnet50-b2-h200.profile.json.gz", 4.09e9, "torchvision resnet50"},
+        {"DenseNet", "densenet121-b2-sgd.trace.json.gz", "densenet121-b2-h200.profile.json.gz", 2.83e9,
+         "torchvision densenet121"},
     };
     return specs;
 }
 
 bool isMatmulKernel(const std::string& name) {
     const std::string n = lower(name);
-    for (const char* word : {"gemm", "conv", "xmma", "winograd", "fprop", "dgrad", "wgrad", "implicit"})
+    // cuDNN / cuBLAS / CUTLASS kernel names, and the dispatch capture's aten ops
+    for (const char* word : {"gemm", "conv", "xmma", "winograd", "fprop", "dgrad", "wgrad", "implicit", "aten.addmm",
+                             "aten.mm", "aten.bmm"})
         if (n.find(word) != std::string::npos) return true;
     return false;
 }
@@ -128,7 +133,8 @@ std::filesystem::path defaultTraceDir() {
     return root / "h200" / "models" / "tensile";
 }
 
-std::vector<Network> loadNetworks(const std::filesystem::path& traceDir, const std::vector<std::string>& only) {
+std::vector<Network> loadNetworks(const std::filesystem::path& traceDir, const std::filesystem::path& samplesDir,
+                                  const std::vector<std::string>& only) {
     std::string known;
     for (const NetworkSpec& s : networkSpecs()) known += (known.empty() ? "" : ", ") + std::string(s.name);
     for (const std::string& name : only)
@@ -140,12 +146,15 @@ std::vector<Network> loadNetworks(const std::filesystem::path& traceDir, const s
         if (!only.empty() && std::find(only.begin(), only.end(), spec.name) == only.end()) continue;
         Network net;
         net.spec = &spec;
-        net.path = (traceDir / spec.file).string();
-        net.profile = loadValidProfile(net.path);
+        const Profile trace = loadValidProfile(traceDir / spec.file);
+        net.hostTimePerOp = hostTimePerKernel(trace);
+        net.roofline = checkRoofline(trace, trainingFlops(spec));
+        const std::filesystem::path sample = samplesDir / spec.sample;
+        net.dispatchCapture = std::filesystem::exists(sample);
+        net.path = (net.dispatchCapture ? sample : traceDir / spec.file).string();
+        net.profile = net.dispatchCapture ? loadValidProfile(sample) : trace;
         net.h200Time = kernelSum(net.profile);
-        net.hostTimePerOp = hostTimePerKernel(net.profile);
         countUnlinked(net.profile, net);
-        net.roofline = checkRoofline(net.profile, trainingFlops(spec));
         net.matmulFactor = rescaleToRtx2080ti(net.profile, trainingFlops(spec));
         net.rtxTime = kernelSum(net.profile);
         nets.push_back(std::move(net));

@@ -1,10 +1,12 @@
 #pragma once
 // TENSILE's five networks (shared/seeds/tensile-multijob-swap-recompute.txt, section 5.1: VGG,
 // Inception V3, Inception V4, ResNet-50, DenseNet at batch 2, SGD, on an RTX 2080 Ti with 11 GB)
-// as real graphs: torch.profiler traces of each training step on an H200
-// (shared/data/h200/models/tensile/*.trace.json.gz), with the H200 kernel times rescaled to the
-// 2080 Ti by its roofline (rescaleToRtx2080ti), and the workloads of 1-3 such jobs launched
-// together on `tensile-rtx2080ti`, asynchronous or synchronised after every operator.
+// as real graphs: the dispatch capture of each training step on an H200 (samples/torch, every
+// tensor an op touches, weights and momentum included), with the torch.profiler trace of the
+// same step (shared/data/h200/models/tensile/*.trace.json.gz) for its kernels and host time; the
+// H200 times rescaled to the 2080 Ti by its roofline (rescaleToRtx2080ti), and the workloads of
+// 1-3 such jobs launched together on `tensile-rtx2080ti`, asynchronous or synchronised after
+// every operator.
 #include "core/trace/profile.h"
 #include "core/workload/workload.h"
 
@@ -20,6 +22,7 @@ inline constexpr const char* kMachine = "tensile-rtx2080ti";
 struct NetworkSpec {
     const char* name;        // "VGG": the tables' label and --only's name
     const char* file;        // in the trace folder
+    const char* sample;      // the dispatch capture on an H200, in the samples folder
     double forwardMacs;      // multiply-accumulates of one image's forward pass (published)
     const char* macsSource;  // where that number comes from
 };
@@ -40,7 +43,8 @@ struct RooflineCheck {
 
 struct Network {
     const NetworkSpec* spec = nullptr;
-    std::string path;                // the trace read
+    std::string path;                // the profile the jobs run: the dispatch capture, else the trace
+    bool dispatchCapture = false;    // path is the dispatch capture (weights and optimizer state used)
     Profile profile;                 // RTX 2080 Ti kernel times
     Nanoseconds h200Time = 0;        // the H200 kernels' sum (one iteration, everything resident)
     Nanoseconds rtxTime = 0;         // the same kernels rescaled
@@ -64,10 +68,14 @@ bool isMatmulKernel(const std::string& name);
 // launch overhead scaled by the bandwidth ratio (4.8 TB/s / 616 GB/s).
 double rescaleToRtx2080ti(Profile& profile, double trainingFlops);
 
-// Reads the traces `only` names (by NetworkSpec::name; all when empty) from `traceDir`.
+// Reads the networks `only` names (by NetworkSpec::name; all when empty): the trace from
+// `traceDir` (the H200's kernels: the roofline check and the host time per operator) and, when
+// `samplesDir` has it, the dispatch capture whose graph the jobs run (its kernels touch the
+// weights and the optimizer state, which the trace's do not); without it the trace's graph.
 // Throws std::invalid_argument for an unknown name (listing the known ones) and ImportError
-// for a trace that cannot be read.
-std::vector<Network> loadNetworks(const std::filesystem::path& traceDir, const std::vector<std::string>& only);
+// for a file that cannot be read.
+std::vector<Network> loadNetworks(const std::filesystem::path& traceDir, const std::filesystem::path& samplesDir,
+                                  const std::vector<std::string>& only);
 // The folder of the traces: $SPILLWAY_SHARED_DATA/h200/models/tensile, else
 // ../shared/data/h200/models/tensile from the working directory (the checkout's root).
 std::filesystem::path defaultTraceDir();
