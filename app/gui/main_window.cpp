@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/compare_page.h"
+#include "app/gui/run_failure_banner.h"
 #include "app/gui/measured_page.h"
 #include "app/gui/export_actions.h"
 #include "app/gui/find_bar.h"
@@ -51,6 +52,8 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace spillway::app {
 
@@ -184,7 +187,15 @@ void MainWindow::createCentralArea() {
     tabs_->addTab(traffic_, tr("Traffic"));
     offsets_ = new OffsetsPage(link_, tabs_);
     tabs_->addTab(offsets_, tr("Offsets"));
-    setCentralWidget(tabs_);
+    // The failure banner sits over the tabs, so a run that cannot go says why where the charts are.
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    failureBanner_ = new RunFailureBanner(central);
+    column->addWidget(failureBanner_);
+    column->addWidget(tabs_, 1);
+    setCentralWidget(central);
 }
 
 void MainWindow::createWhatIfDock() {
@@ -211,9 +222,18 @@ void MainWindow::createWhatIfDock() {
         if (!path.isEmpty()) openMachineFile(path);
     });
     connect(runner_, &SimulationRunner::runReady, this, &MainWindow::showRun);
+    connect(runner_, &SimulationRunner::runNeedsGpu, this,
+            [this](const QString&, qint64 bytes) { pendingGpuOffer_ = bytes; });
     connect(runner_, &SimulationRunner::runFailed, this, [this](const QString& message) {
+        failureBanner_->showFailure(message, std::exchange(pendingGpuOffer_, 0));
         statusBar()->showMessage(tr("Simulation failed: %1").arg(message), 10000);
         emit runFailed(message);
+    });
+    connect(failureBanner_, &RunFailureBanner::useGpuRequested, this, [this](qint64 bytes) {
+        views::WhatIfSettings s = whatIf_->settings();
+        s.gpuBytes = bytes;
+        whatIf_->setSettings(s);
+        simulateCurrent();
     });
 }
 
@@ -297,6 +317,7 @@ void MainWindow::simulateCurrent() {
 }
 
 void MainWindow::showRun(std::shared_ptr<const views::RunViewData> run, qint64 elapsedNs) {
+    failureBanner_->clear();
     run_ = std::move(run);
     timeline_->setRun(run_);
     stalls_->setRuns({run_});

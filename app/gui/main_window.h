@@ -50,6 +50,7 @@ class LessonPlayer;
 class PlayController;
 class ExportActions;
 class OffsetsPage;
+class RunFailureBanner;
 class ComparePage;
 class MeasuredPage;
 class FindBar;
@@ -94,6 +95,7 @@ public:
     views::FilteredTableView* tensorTable() const { return tensorTable_; }
     QTabWidget* tabs() const { return tabs_; }
     views::WhatIfPanel* whatIfPanel() const { return whatIf_; }
+    RunFailureBanner* failureBanner() const { return failureBanner_; }
     views::ViewLink* viewLink() const override { return link_; }
     views::MemoryTimelineWidget* memoryTimeline() const { return timeline_; }
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
@@ -243,6 +245,8 @@ private:
     ExportActions* exportActions_ = nullptr;
     views::TrafficWidget* traffic_ = nullptr;
     OffsetsPage* offsets_ = nullptr;
+    RunFailureBanner* failureBanner_ = nullptr;
+    qint64 pendingGpuOffer_ = 0;  // runNeedsGpu's, for the runFailed that follows it
     ComparePage* compare_ = nullptr;
     MeasuredPage* measured_ = nullptr;
     QAction* addToComparison_ = nullptr;

@@ -1,5 +1,6 @@
 #include "app/gui/simulation_runner.h"
 
+#include "core/experiment/smallest_gpu.h"
 #include "core/policy/planner.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
@@ -20,15 +21,25 @@ SimulationOutcome simulateForViews(std::shared_ptr<const views::ProfileViewData>
         HardwareConfig hw = loadHardware(settings.preset.toStdString());
         applyHardwareOverrides(hw, settings.hardwareOverrides());
         const std::string policy = settings.policy.toStdString();
-        Plan plan = makePlan(policy, *profile->profile, hw);
-        SimulationOptions options;
-        options.cancel = cancel;
-        SimulationResult result = simulate(*profile->profile, plan, hw, options);
-        // A plan the machine cannot run at all (FlashNeuron's allocator out of contiguous room):
-        // say why instead of showing an empty run.
-        if (!result.cannotRun.empty()) throw std::runtime_error("cannot run: " + result.cannotRun);
-        const QString name = QStringLiteral("%1 on %2").arg(settings.policy, QString::fromStdString(hw.id));
-        outcome.run = views::makeRunViewData(name, std::move(profile), std::move(plan), std::move(hw), std::move(result));
+        try {
+            Plan plan = makePlan(policy, *profile->profile, hw);
+            SimulationOptions options;
+            options.cancel = cancel;
+            SimulationResult result = simulate(*profile->profile, plan, hw, options);
+            // A plan the machine cannot run at all (FlashNeuron's allocator out of contiguous room):
+            // say why instead of showing an empty run.
+            if (!result.cannotRun.empty()) throw std::runtime_error("cannot run: " + result.cannotRun);
+            const QString name = QStringLiteral("%1 on %2").arg(settings.policy, QString::fromStdString(hw.id));
+            outcome.run = views::makeRunViewData(name, profile, std::move(plan), hw, std::move(result));
+        } catch (const SimulationCancelled&) {
+            throw;
+        } catch (const std::exception& e) {
+            // The settings were valid; the run failed on this machine. Would more GPU memory do?
+            outcome.error = QString::fromUtf8(e.what());
+            if (const auto s = smallestRunnableGpu(*profile->profile, policy, hw, kMiB, cancel); s && s->bytes > hw.gpuCapacity)
+                outcome.minimumGpuBytes = s->bytes;
+            if (cancel && cancel->load()) outcome.cancelled = true;
+        }
     } catch (const SimulationCancelled&) {
         outcome.cancelled = true;
     } catch (const std::exception& e) {
@@ -50,8 +61,12 @@ void SimulationRunner::request(std::shared_ptr<const views::ProfileViewData> pro
                },
                [this](const SimulationOutcome& outcome) {
                    if (outcome.cancelled) return;
-                   if (outcome.run) emit runReady(outcome.run, outcome.elapsedNs);
-                   else emit runFailed(outcome.error);
+                   if (outcome.run) {
+                       emit runReady(outcome.run, outcome.elapsedNs);
+                       return;
+                   }
+                   if (outcome.minimumGpuBytes > 0) emit runNeedsGpu(outcome.error, outcome.minimumGpuBytes);
+                   emit runFailed(outcome.error);
                });
 }
 

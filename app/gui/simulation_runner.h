@@ -18,6 +18,10 @@ namespace spillway::app {
 struct SimulationOutcome {
     std::shared_ptr<const views::RunViewData> run;  // null on failure or cancellation
     QString error;                                  // why it failed ("" when it ran or was cancelled)
+    // When it failed on the machine's GPU memory (a kernel larger than the GPU, an arena out of
+    // room): the least GPU memory on which it runs, to 1 MiB (core/experiment/smallest_gpu.h); 0
+    // when more memory would not help or it was not looked for.
+    qint64 minimumGpuBytes = 0;
     bool cancelled = false;
     qint64 elapsedNs = 0;  // plan + simulate + view data
 };
@@ -40,6 +44,8 @@ public:
 signals:
     void runReady(std::shared_ptr<const spillway::views::RunViewData> run, qint64 elapsedNs);
     void runFailed(const QString& message);
+    // Before runFailed, when more GPU memory would let the run go: how much.
+    void runNeedsGpu(const QString& message, qint64 minimumGpuBytes);
 
 private:
     LatestJob<SimulationOutcome> job_{this};
