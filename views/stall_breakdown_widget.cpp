@@ -14,9 +14,6 @@ namespace spillway::views {
 namespace {
 
 constexpr double kNsPerMs = 1e6;
-// Beyond this many kernels the lower plot shows the first ones only: a bar thinner than a pixel
-// tells nothing.
-constexpr size_t kMaxKernelBars = 400;
 
 struct PartStyle {
     StallPart part;
@@ -64,8 +61,12 @@ StallBreakdownWidget::StallBreakdownWidget(ViewLink* link, QWidget* parent) : QW
     kernel_plot_ = new QCustomPlot(this);
     kernel_plot_->setObjectName("stallBreakdownKernels");
     kernel_plot_->setMinimumHeight(160);
-    kernel_plot_->xAxis->setLabel(tr("kernel (run order)"));
+    kernel_plot_->xAxis->setLabel(tr("kernel (run order; wheel zooms, drag pans)"));
     kernel_plot_->yAxis->setLabel(tr("time (ms)"));
+    // Every kernel is drawn (BERT-256: 1,369); a bar thinner than a pixel is zoomed into, not left out.
+    kernel_plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    kernel_plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    kernel_plot_->axisRect()->setRangeZoom(Qt::Horizontal);
     connect(kernel_plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
         if (dataIndex >= 0 && dataIndex < kernelBarCount()) link_->selectKernel(kernelRunIndex_[size_t(dataIndex)]);
     });
@@ -151,7 +152,7 @@ void StallBreakdownWidget::drawKernels() {
     QVector<double> keys;
     std::vector<std::array<Nanoseconds, kStallPartCount>> values;
     double top = 0;
-    for (size_t i = 0; i < kernels.size() && kernelRunIndex_.size() < kMaxKernelBars; ++i) {
+    for (size_t i = 0; i < kernels.size(); ++i) {
         if (!startsIn(kernels[i], runs_.front()->iterationStart, range)) continue;
         kernelRunIndex_.push_back(static_cast<std::int64_t>(i));
         keys << double(i);

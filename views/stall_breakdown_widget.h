@@ -2,7 +2,8 @@
 // Where each run's time went, like MOST's Figure 1: one stacked bar per run (compute, fault stall,
 // oversubscription stall, late-prefetch stall, NVLink stall on several GPUs; transfer overlap as a thin bar beside it), over
 // the whole iteration or over the kernels that start in the ViewLink's time range; below, one
-// bar per kernel of the first run in that range. Clicking a kernel bar selects the kernel.
+// bar per kernel of the first run in that range, every one of them (the wheel zooms the kernel
+// axis, a drag pans it). Clicking a kernel bar selects the kernel.
 #include "views/run_view_data.h"
 #include "views/view_link.h"
 

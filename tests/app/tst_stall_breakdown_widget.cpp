@@ -2,6 +2,7 @@
 // shared time range (kernels that start in it), lists those kernels below, and a click on a
 // kernel bar selects that kernel for every view.
 #include "tests/app/run_fixtures.h"
+#include "tests/core/io/large_profile_fixture.h"
 #include "views/stall_breakdown_widget.h"
 
 #include <QtTest>
@@ -52,6 +53,24 @@ private slots:
         QCOMPARE(w.shownValue(0, StallPart::Compute), compute);
         link.clearTimeRange();
         QCOMPARE(w.kernelBarCount(), 8);
+    }
+
+    // Every kernel gets its bar, however many (before: the first 400 only, silently), and the
+    // kernel axis zooms and pans on its own.
+    void everyKernelIsDrawnAndTheKernelAxisZooms() {
+        auto profile = std::make_shared<const Profile>(test::largeChainProfile(1369, 1));
+        HardwareConfig hw = testing::unitMachine(1 * kGiB);
+        Plan plan = makePlan("uvm", *profile, hw);
+        SimulationResult result = simulate(*profile, plan, hw);
+        const auto run = makeRunViewData("uvm", makeProfileViewData(profile), std::move(plan), hw, std::move(result));
+        ViewLink link;
+        StallBreakdownWidget w(&link);
+        w.setRuns({run});
+        QCOMPARE(w.kernelBarCount(), 1369);
+        QCOMPARE(w.kernelPlot()->xAxis->range().upper, 1369.0);
+        QVERIFY(w.kernelPlot()->interactions().testFlag(QCP::iRangeZoom));
+        QCOMPARE(w.kernelPlot()->axisRect()->rangeZoom(), Qt::Horizontal);
+        QCOMPARE(w.kernelPlot()->axisRect()->rangeDrag(), Qt::Horizontal);
     }
 
     void clickingAKernelBarSelectsIt() {
