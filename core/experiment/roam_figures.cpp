@@ -98,7 +98,7 @@ FigureTable gpt2(const std::vector<ModelRuns>& runs, bool memory) {
     auto keep = [](const ModelRuns& r) { return !r.model.spec.tableOne; };
     FigureTable f = perPipeline(runs, keep, {kPyTorch, kHeuristics, kRoam}, [&](const ModelRuns& r, Pipeline p) {
         if (!memory) return fragmentationPercent(r.at(p));
-        return r.at(p).error.empty() ? double(r.at(p).arena) / double(1LL << 30) : kNaN;
+        return r.at(p).error.empty() ? double(r.at(p).arena) / double(kGiB) : kNaN;
     });
     f.id = memory ? "fig17-memory" : "fig17";
     f.title = memory ? "Fig. 17: GPT-2 XL, memory (GiB)" : "Fig. 17: GPT-2 XL, fragmentation (%)";

@@ -1,5 +1,6 @@
 #include "core/experiment/roam_models.h"
 
+#include "core/experiment/shared_data_dir.h"
 #include "core/io/valid_profile.h"
 #include "core/trace/bert_training_graph.h"
 #include "core/trace/gpu_roofline.h"
@@ -9,7 +10,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 
 namespace spillway::roam {
@@ -89,9 +89,7 @@ const std::vector<ModelSpec>& modelSpecs() {
 }
 
 std::filesystem::path defaultTraceDir() {
-    const char* shared = std::getenv("SPILLWAY_SHARED_DATA");
-    const std::filesystem::path root = shared && *shared ? std::filesystem::path(shared) : "../shared/data";
-    return root / "h200" / "models" / "roam";
+    return sharedDataDir() / "h200" / "models" / "roam";
 }
 
 std::vector<Model> loadModels(const std::filesystem::path& traceDir, const std::filesystem::path& samplesDir,

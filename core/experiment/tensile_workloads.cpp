@@ -1,5 +1,6 @@
 #include "core/experiment/tensile_workloads.h"
 
+#include "core/experiment/shared_data_dir.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/io/valid_profile.h"
 #include "core/trace/gpu_roofline.h"
@@ -10,7 +11,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <set>
 #include <stdexcept>
 
@@ -128,9 +128,7 @@ double rescaleToRtx2080ti(Profile& profile, double flops) {
 }
 
 std::filesystem::path defaultTraceDir() {
-    const char* shared = std::getenv("SPILLWAY_SHARED_DATA");
-    const std::filesystem::path root = shared && *shared ? std::filesystem::path(shared) : "../shared/data";
-    return root / "h200" / "models" / "tensile";
+    return sharedDataDir() / "h200" / "models" / "tensile";
 }
 
 std::vector<Network> loadNetworks(const std::filesystem::path& traceDir, const std::filesystem::path& samplesDir,
