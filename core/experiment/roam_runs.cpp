@@ -1,5 +1,6 @@
 #include "core/experiment/roam_runs.h"
 
+#include "core/layout/mip_solver.h"
 #include "core/sweep/parameter_sweep.h"
 
 #include <exception>
@@ -40,13 +41,16 @@ ModelRuns planModel(Model model, const Scope& scope, unsigned threads) {
                                                                     : "MODeL left out (--model-seconds 0)");
         } else {
             try {
-                const OrderResult order = orderOperators(kOrderIds[p], m.profile, orderOptions);
-                runs.plans[p] = placeOrdered(m.profile, order, kPlacementIds[p], layout);
                 // MODeL's ILPs refuse a problem over their size caps: the start they return is
-                // not MODeL's answer.
-                if (pipeline == kModel && order.solverStatus == "not run")
+                // not MODeL's answer, and nothing is placed on an order MODeL did not make.
+                const std::string notRunStatus = mipStatusName(MipStatus::NotRun);
+                const OrderResult order = orderOperators(kOrderIds[p], m.profile, orderOptions);
+                if (pipeline == kModel && order.solverStatus == notRunStatus) {
                     runs.plans[p] = notRun(pipeline, order.notes);
-                else if (pipeline == kModel && runs.plans[p].placementStatus == "not run")
+                    continue;
+                }
+                runs.plans[p] = placeOrdered(m.profile, order, kPlacementIds[p], layout);
+                if (pipeline == kModel && runs.plans[p].placementStatus == notRunStatus)
                     runs.plans[p] = notRun(pipeline, "MODeL's offsets ILP not run: " + runs.plans[p].note);
             } catch (const std::exception& e) {
                 runs.plans[p] = notRun(pipeline, e.what());
