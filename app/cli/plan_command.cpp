@@ -54,6 +54,7 @@ nlohmann::ordered_json rowJson(const PlanRow& r) {
         return j;
     }
     j["buffers"] = r.buffers;
+    if (r.timesteps > 0) j["timesteps"] = r.timesteps;
     j["theoretical_peak_bytes"] = r.theoreticalPeak;
     j["actual_peak_bytes"] = r.arena;
     j["fragmentation"] = r.fragmentation;
@@ -99,6 +100,8 @@ void printRows(const std::vector<PlanRow>& rows) {
     // Per-leaf solvers (ROAM) and MODeL's status, one summary line each.
     for (const PlanRow& r : rows) {
         if (!r.error.empty()) continue;
+        if (r.timesteps > 0)
+            fmt::print("{} order, multi-stream: {} timesteps\n", r.order, r.timesteps);
         if (!r.orderStatus.empty()) fmt::print("{} order: CBC {}\n", r.order, r.orderStatus);
         if (!r.placementStatus.empty()) fmt::print("{} layout: CBC {}\n", r.placement, r.placementStatus);
         if (r.order == "roam" && !r.orderLeaves.empty()) fmt::print("{}\n", leafSummary(r.orderLeaves, "order"));
@@ -126,6 +129,7 @@ CommandAction addPlanCommand(CLI::App& app) {
         std::string exportPath;
         bool force = false;
         bool noFaults = false;
+        bool multiStream = false;
         LayoutSettings layout;
     };
     auto state = std::make_shared<State>();
@@ -153,6 +157,10 @@ CommandAction addPlanCommand(CLI::App& app) {
     cmd->add_flag("--leaf-ilp", state->layout.leafIlp,
                   "Also solve every ROAM leaf by the ILP on CBC (slow: solves run one at a time), keep the better "
                   "and report per leaf which solver proved what");
+    cmd->add_flag("--multi-stream", state->multiStream,
+                  "Multi-streaming (ROAM's MS): kernels that do not depend on each other may share a timestep; "
+                  "model schedules over the fewest timesteps, the other orders group theirs at their own peak "
+                  "(docs/layout-order.md)");
     cmd->add_flag("--compare", state->compare, "Every order x every placement, one row each");
     cmd->add_option("--export", state->exportPath,
                     "Write one deployable plan (order, arena offsets and the policy's directives) as "
@@ -170,6 +178,8 @@ CommandAction addPlanCommand(CLI::App& app) {
         return runReportingErrors(false, [&]() {
             if (!state->exportPath.empty()) {
                 if (state->compare) throw std::invalid_argument("--export writes one plan; it cannot be used with --compare");
+                if (state->multiStream)
+                    throw std::invalid_argument("--export writes a single-stream plan; it cannot be used with --multi-stream");
                 PlanExportArgs args;
                 args.profile = state->args;
                 args.hardware = state->hardware;
@@ -203,6 +213,7 @@ CommandAction addPlanCommand(CLI::App& app) {
             orderOptions.ilpLeaves = state->layout.leafIlp;
             orderOptions.ilpSecondsPerLeaf = state->layout.leafIlpSeconds;
             orderOptions.modelTimeLimitSeconds = state->layout.modelTimeLimitSeconds;
+            orderOptions.multiStream = state->multiStream;
             state->layout.timeLimitSeconds = state->timeLimit;
             std::vector<PlanRow> rows;
             for (const std::string& o : orders) {

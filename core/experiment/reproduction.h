@@ -9,6 +9,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct ReproductionOptions {
     // Workloads to run by name ("BERT-512"), for a quick look or a test; empty: all of them.
     // A name the paper's evaluation does not have is an std::invalid_argument listing those it has.
     std::vector<std::string> only;
+    // roam: MODeL's CBC time limit per solve (unset: 10 s; the paper gives it 1 h, 0 leaves MODeL
+    // out). The other papers have no solver baseline and ignore it.
+    std::optional<double> modelSeconds;
 };
 
 // The report: heading, setup, each figure (image link `ID.svg`, its Markdown table, caption),

@@ -10,8 +10,18 @@ namespace spillway::roam {
 namespace {
 
 // MODeL's ILP on a graph the size of GPT-2 XL is refused by its own size caps (ilp_order.h);
-// the figure it would stand in (Fig. 17) has no MODeL column.
+// the figure it would stand in (Fig. 17) has no MODeL column, and no multi-streaming one.
 bool runsModel(const ModelSpec& spec, const Scope& scope) { return scope.modelSeconds > 0 && spec.tableOne; }
+
+// Why a pipeline is left out for this model, or empty when it runs.
+std::string leftOut(Pipeline p, const Model& m, const Scope& scope) {
+    if (!m.missing.empty()) return m.missing;
+    if (isMultiStream(p) && !m.spec.tableOne) return "Fig. 17 (GPT-2 XL) is single-stream";
+    if (isModel(p) && !runsModel(m.spec, scope))
+        return scope.modelSeconds > 0 ? "MODeL is not run on GPT-2 XL (Fig. 17 has no MODeL)"
+                                      : "MODeL left out (--model-seconds 0)";
+    return {};
+}
 
 OrderedLayout notRun(Pipeline p, std::string why) {
     OrderedLayout row;
@@ -34,23 +44,21 @@ ModelRuns planModel(Model model, const Scope& scope, unsigned threads) {
     layout.threads = threads;
     for (size_t p = 0; p < kPipelines; ++p) {
         const auto pipeline = static_cast<Pipeline>(p);
-        if (!m.missing.empty()) {
-            runs.plans[p] = notRun(pipeline, m.missing);
-        } else if (pipeline == kModel && !runsModel(m.spec, scope)) {
-            runs.plans[p] = notRun(pipeline, scope.modelSeconds > 0 ? "MODeL is not run on GPT-2 XL (Fig. 17 has no MODeL)"
-                                                                    : "MODeL left out (--model-seconds 0)");
+        if (std::string why = leftOut(pipeline, m, scope); !why.empty()) {
+            runs.plans[p] = notRun(pipeline, std::move(why));
         } else {
             try {
                 // MODeL's ILPs refuse a problem over their size caps: the start they return is
                 // not MODeL's answer, and nothing is placed on an order MODeL did not make.
                 const std::string notRunStatus = mipStatusName(MipStatus::NotRun);
+                orderOptions.multiStream = isMultiStream(pipeline);
                 const OrderResult order = orderOperators(kOrderIds[p], m.profile, orderOptions);
-                if (pipeline == kModel && order.solverStatus == notRunStatus) {
+                if (isModel(pipeline) && order.solverStatus == notRunStatus) {
                     runs.plans[p] = notRun(pipeline, order.notes);
                     continue;
                 }
                 runs.plans[p] = placeOrdered(m.profile, order, kPlacementIds[p], layout);
-                if (pipeline == kModel && runs.plans[p].placementStatus == notRunStatus)
+                if (isModel(pipeline) && runs.plans[p].placementStatus == notRunStatus)
                     runs.plans[p] = notRun(pipeline, "MODeL's offsets ILP not run: " + runs.plans[p].note);
             } catch (const std::exception& e) {
                 runs.plans[p] = notRun(pipeline, e.what());

@@ -1,8 +1,9 @@
 #pragma once
-// Every plan ROAM's evaluation needs, made once per model: four pipelines, each an operator
+// Every plan ROAM's evaluation needs, made once per model: six pipelines, each an operator
 // order and a layout (core/layout/ordered_layout.h): PyTorch (program order, PyTorch's caching
 // allocator), the heuristics (LESCEA, LLFB), ROAM (its order, its layout) and MODeL (the
-// whole-graph ILPs on CBC, under a time limit).
+// whole-graph ILPs on CBC, under a time limit), single stream, and ROAM and MODeL again with
+// multi-streaming (core/layout/multi_stream.h: the paper's MS columns and Fig. 11c).
 #include "core/experiment/reproduction.h"
 #include "core/experiment/roam_models.h"
 #include "core/layout/ordered_layout.h"
@@ -13,10 +14,14 @@
 
 namespace spillway::roam {
 
-enum Pipeline : size_t { kPyTorch = 0, kHeuristics, kRoam, kModel, kPipelines };
-inline constexpr std::array<const char*, kPipelines> kPipelineNames{"PyTorch", "LESCEA+LLFB", "ROAM", "MODeL"};
-inline constexpr std::array<const char*, kPipelines> kOrderIds{"program", "lescea", "roam", "model"};
-inline constexpr std::array<const char*, kPipelines> kPlacementIds{"caching-allocator", "llfb", "roam", "model"};
+enum Pipeline : size_t { kPyTorch = 0, kHeuristics, kRoam, kModel, kRoamMs, kModelMs, kPipelines };
+inline constexpr std::array<const char*, kPipelines> kPipelineNames{"PyTorch", "LESCEA+LLFB", "ROAM",
+                                                                    "MODeL",   "ROAM-MS",     "MODeL-MS"};
+inline constexpr std::array<const char*, kPipelines> kOrderIds{"program", "lescea", "roam", "model", "roam", "model"};
+inline constexpr std::array<const char*, kPipelines> kPlacementIds{"caching-allocator", "llfb", "roam",
+                                                                   "model",             "roam", "model"};
+inline constexpr bool isMultiStream(Pipeline p) { return p == kRoamMs || p == kModelMs; }
+inline constexpr bool isModel(Pipeline p) { return p == kModel || p == kModelMs; }
 
 // What runs: the paper's evaluation by default; a test shrinks it.
 struct Scope {

@@ -39,6 +39,10 @@ Bytes ceilDiv(Bytes a, Bytes b) { return (a + b - 1) / b; }
 
 }  // namespace
 
+std::int64_t maxPairsWithin(double timeLimitSeconds) {
+    return std::max<std::int64_t>(IlpOffsetsOptions{}.maxPairs, std::int64_t(2000.0 * std::min(timeLimitSeconds, 1e9)));
+}
+
 IlpOffsetsResult solveOffsetsIlp(const AllocationProblem& problem, const IlpOffsetsOptions& options) {
     const auto started = Clock::now();
     IlpOffsetsResult r;

@@ -25,6 +25,10 @@ struct IlpOffsetsOptions {
     std::int64_t maxPairs = 20'000;
 };
 
+// The cap a time limit keeps: maxPairs' 20,000 for 10 s or less, 2,000 more per second beyond
+// (MODeL's 1 h: 7.2 million).
+std::int64_t maxPairsWithin(double timeLimitSeconds);
+
 struct IlpOffsetsResult {
     MipStatus status = MipStatus::NotRun;
     Layout layout;        // CBC's layout, or the start when CBC found none better

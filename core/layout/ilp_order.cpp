@@ -1,10 +1,14 @@
 #include "core/layout/ilp_order.h"
 
+#include "core/layout/multi_stream.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <unordered_map>
 
 namespace spillway {
@@ -41,9 +45,11 @@ struct SliceTensor {
 
 class OrderIlp {
 public:
+    // steps: 0 for a single stream (one kernel per step, m steps), else multi-streaming over that many.
     OrderIlp(const OrderMemoryModel& model, const DependencyGraph& graph, const OrderMemoryModel::State& before,
-             const std::vector<std::int64_t>& window)
-        : m_(int(window.size())), pred_(size_t(m_)), asap_(size_t(m_), 0), alap_(size_t(m_), m_ - 1) {
+             const std::vector<std::int64_t>& window, int steps)
+        : m_(int(window.size())), steps_(steps > 0 ? steps : m_), multiStream_(steps > 0), pred_(size_t(m_)),
+          asap_(size_t(m_), 0), alap_(size_t(m_), steps_ - 1) {
         std::unordered_map<std::int64_t, int> local;
         for (int i = 0; i < m_; ++i) local[window[size_t(i)]] = i;
         std::unordered_map<std::int32_t, int> tensorLocal;
@@ -73,27 +79,43 @@ public:
             for (int p : pred_[size_t(i)]) alap_[size_t(p)] = std::min(alap_[size_t(p)], alap_[size_t(i)] - 1);
     }
 
-    std::int64_t estimatedVariables() const {
-        std::int64_t v = 0;
-        for (int i = 0; i < m_; ++i) v += 2 * std::int64_t(alap_[size_t(i)] - asap_[size_t(i)] + 1);
-        return v + 3 * std::int64_t(tensors_.size()) * m_;
+    // The fewest steps the slice's chains need: more than steps_ makes the model infeasible.
+    int stepsNeeded() const {
+        int longest = 0;
+        for (int a : asap_) longest = std::max(longest, a + 1);
+        return longest;
     }
 
+    // The model's variables, counted as build() makes them, stopping once past `limit`.
+    std::int64_t countVariables(std::int64_t limit) const;
+
     void build(MipModel& mip);
-    // The order of local kernels in CBC's solution, or empty when it is not a permutation.
+    // The step of each local kernel in CBC's solution, or empty when it is no schedule (single
+    // stream: not a permutation).
     std::vector<int> decode(const std::vector<double>& values) const;
+    // The start: single stream, kernel i at step i; multi-streaming, each as soon as possible.
+    int startStep(int i) const { return multiStream_ ? asap_[size_t(i)] : i; }
 
 private:
     Term ran(int i, int t) const {  // C[i][t]
         if (t < asap_[size_t(i)]) return {-1, 0};
         if (t >= alap_[size_t(i)]) return {-1, 1};
+        // Before build() made the variables, countVariables only asks which terms are variables.
+        if (c_.empty()) return {kNotBuilt, 0};
         return {c_[size_t(i)][size_t(t - asap_[size_t(i)])], 0};
     }
+    static constexpr int kNotBuilt = std::numeric_limits<int>::max();
+    enum class Fixed { No, Zero, One };
+    // The C terms S[e][t] (created) or E[e][t] (needed) must follow, unless it is fixed.
+    Fixed createdTerms(const SliceTensor& e, int t, std::vector<Term>& cs) const;
+    Fixed neededTerms(const SliceTensor& e, int t, std::vector<Term>& cs) const;
     Term created(const SliceTensor& e, int t, MipModel& mip) const;
     Term needed(const SliceTensor& e, int t, MipModel& mip) const;
     void addKernels(MipModel& mip);
 
     int m_;
+    int steps_;
+    bool multiStream_;
     std::vector<std::vector<int>> pred_;
     std::vector<int> asap_, alap_;
     std::vector<double> ws_;
@@ -103,16 +125,48 @@ private:
     int peak_ = -1;
 };
 
-// S[e][t]: a constant when every toucher's C is, else a variable above each toucher's C.
-Term OrderIlp::created(const SliceTensor& e, int t, MipModel& mip) const {
-    if (e.startedBefore) return {-1, 1};
-    std::vector<Term> cs;
+// S[e][t] is 1 once some toucher has run by t: fixed when one surely has or none can have.
+OrderIlp::Fixed OrderIlp::createdTerms(const SliceTensor& e, int t, std::vector<Term>& cs) const {
+    cs.clear();
+    if (e.startedBefore) return Fixed::One;
     for (int a : e.touchers) {
         const Term c = ran(a, t);
-        if (c.var < 0 && c.constant == 1) return {-1, 1};
+        if (c.var < 0 && c.constant == 1) return Fixed::One;
         if (c.var >= 0) cs.push_back(c);
     }
-    if (cs.empty()) return {-1, 0};
+    return cs.empty() ? Fixed::Zero : Fixed::No;
+}
+
+// E[e][t] is 1 while some toucher has not run before t.
+OrderIlp::Fixed OrderIlp::neededTerms(const SliceTensor& e, int t, std::vector<Term>& cs) const {
+    cs.clear();
+    if (e.usedAfter) return Fixed::One;
+    for (int b : e.touchers) {
+        const Term c = ran(b, t - 1);
+        if (c.var < 0 && c.constant == 0) return Fixed::One;
+        if (c.var >= 0) cs.push_back(c);
+    }
+    return cs.empty() ? Fixed::Zero : Fixed::No;
+}
+
+std::int64_t OrderIlp::countVariables(std::int64_t limit) const {
+    std::int64_t v = 0;
+    for (int i = 0; i < m_; ++i) v += 2 * std::int64_t(alap_[size_t(i)] - asap_[size_t(i)]) + 1;  // R, C
+    std::vector<Term> cs;
+    for (const SliceTensor& e : tensors_)
+        for (int t = 0; t < steps_ && v <= limit; ++t) {
+            const Fixed s = createdTerms(e, t, cs), n = neededTerms(e, t, cs);
+            if (s == Fixed::Zero || n == Fixed::Zero) continue;
+            v += (s == Fixed::No) + (n == Fixed::No) + (s == Fixed::No || n == Fixed::No);  // S, E, P
+        }
+    return v;
+}
+
+// S[e][t]: a constant when every toucher's C is, else a variable above each toucher's C.
+Term OrderIlp::created(const SliceTensor& e, int t, MipModel& mip) const {
+    std::vector<Term> cs;
+    const Fixed fixed = createdTerms(e, t, cs);
+    if (fixed != Fixed::No) return {-1, fixed == Fixed::One ? 1.0 : 0.0};
     const int s = mip.addVariable(0, 1, 0, false);
     for (const Term& c : cs) mip.addConstraint({{s, 1}, {c.var, -1}}, 0, kMipInfinity);
     return {s, 0};
@@ -120,20 +174,15 @@ Term OrderIlp::created(const SliceTensor& e, int t, MipModel& mip) const {
 
 // E[e][t]: some toucher has not run before t.
 Term OrderIlp::needed(const SliceTensor& e, int t, MipModel& mip) const {
-    if (e.usedAfter) return {-1, 1};
     std::vector<Term> cs;
-    for (int b : e.touchers) {
-        const Term c = ran(b, t - 1);
-        if (c.var < 0 && c.constant == 0) return {-1, 1};
-        if (c.var >= 0) cs.push_back(c);
-    }
-    if (cs.empty()) return {-1, 0};
+    const Fixed fixed = neededTerms(e, t, cs);
+    if (fixed != Fixed::No) return {-1, fixed == Fixed::One ? 1.0 : 0.0};
     const int v = mip.addVariable(0, 1, 0, false);
     for (const Term& c : cs) mip.addConstraint({{v, 1}, {c.var, 1}}, 1, kMipInfinity);  // E >= 1 - C
     return {v, 0};
 }
 
-// R, C, one kernel per step, each kernel once, and the edges.
+// R, C, each kernel once, one kernel per step (single stream), and the edges.
 void OrderIlp::addKernels(MipModel& mip) {
     r_.resize(size_t(m_));
     c_.resize(size_t(m_));
@@ -153,7 +202,7 @@ void OrderIlp::addKernels(MipModel& mip) {
             mip.addConstraint(def.terms, -def.constant, -def.constant);
         }
     }
-    for (int t = 0; t < m_; ++t) {
+    for (int t = 0; t < m_ && !multiStream_; ++t) {
         Row one;
         for (int i = 0; i < m_; ++i)
             if (asap_[size_t(i)] <= t && t <= alap_[size_t(i)])
@@ -173,9 +222,9 @@ void OrderIlp::addKernels(MipModel& mip) {
 void OrderIlp::build(MipModel& mip) {
     addKernels(mip);
     peak_ = mip.addVariable(0, kMipInfinity, 1, false);
-    std::vector<Row> memory(static_cast<size_t>(m_));
+    std::vector<Row> memory(static_cast<size_t>(steps_));
     for (const SliceTensor& e : tensors_)
-        for (int t = 0; t < m_; ++t) {
+        for (int t = 0; t < steps_; ++t) {
             const Term s = created(e, t, mip);
             const Term n = needed(e, t, mip);
             if ((s.var < 0 && s.constant == 0) || (n.var < 0 && n.constant == 0)) continue;
@@ -192,7 +241,7 @@ void OrderIlp::build(MipModel& mip) {
             mip.addConstraint(live.terms, -1 - live.constant, kMipInfinity);
             memory[size_t(t)].terms.emplace_back(p, size);
         }
-    for (int t = 0; t < m_; ++t) {
+    for (int t = 0; t < steps_; ++t) {
         Row& row = memory[size_t(t)];
         for (int i = 0; i < m_; ++i)
             if (ws_[size_t(i)] > 0 && asap_[size_t(i)] <= t && t <= alap_[size_t(i)])
@@ -200,29 +249,44 @@ void OrderIlp::build(MipModel& mip) {
         row.terms.emplace_back(peak_, -1);
         mip.addConstraint(row.terms, -kMipInfinity, -(base_ / kScale + row.constant));
     }
-    // Start: the slice's own order, kernel i at step i.
     std::vector<double> start(size_t(mip.variables()), 0.0);
-    for (int i = 0; i < m_; ++i) start[size_t(r_[size_t(i)][size_t(i - asap_[size_t(i)])])] = 1;
+    for (int i = 0; i < m_; ++i) start[size_t(r_[size_t(i)][size_t(startStep(i) - asap_[size_t(i)])])] = 1;
     mip.setStart(std::move(start));
 }
 
 std::vector<int> OrderIlp::decode(const std::vector<double>& values) const {
-    std::vector<int> order(size_t(m_), -1);
+    std::vector<int> stepOf(size_t(m_), -1);
+    std::vector<char> taken(size_t(steps_), 0);
     for (int i = 0; i < m_; ++i)
         for (int t = asap_[size_t(i)]; t <= alap_[size_t(i)]; ++t)
             if (values[size_t(r_[size_t(i)][size_t(t - asap_[size_t(i)])])] > 0.5) {
-                if (order[size_t(t)] >= 0) return {};
-                order[size_t(t)] = i;
+                if (stepOf[size_t(i)] >= 0 || (taken[size_t(t)] && !multiStream_)) return {};
+                stepOf[size_t(i)] = t;
+                taken[size_t(t)] = 1;
             }
-    if (std::find(order.begin(), order.end(), -1) != order.end()) return {};
-    return order;
+    if (std::find(stepOf.begin(), stepOf.end(), -1) != stepOf.end()) return {};
+    return stepOf;
 }
 
 // Peak of running `order` from `before`, and whether it respects the graph.
-Bytes replayPeak(const OrderMemoryModel& model, OrderMemoryModel::State state, const std::vector<std::int64_t>& order) {
-    Bytes peak = 0;
-    for (auto k : order) peak = std::max(peak, model.step(state, size_t(k)));
-    return peak;
+// A schedule of the slice: its kernels in step order and, multi-streaming, their steps
+// renumbered from 0 without gaps (CBC may leave a step empty).
+struct Schedule {
+    std::vector<std::int64_t> order, timesteps;
+};
+
+Schedule scheduleOf(const std::vector<std::int64_t>& window, const std::vector<int>& stepOf, bool multiStream) {
+    std::vector<int> local(window.size());
+    std::iota(local.begin(), local.end(), 0);
+    std::stable_sort(local.begin(), local.end(), [&](int a, int b) { return stepOf[size_t(a)] < stepOf[size_t(b)]; });
+    Schedule s;
+    for (size_t i = 0; i < local.size(); ++i) {
+        s.order.push_back(window[size_t(local[i])]);
+        if (!multiStream) continue;
+        const bool newStep = i > 0 && stepOf[size_t(local[i])] != stepOf[size_t(local[i - 1])];
+        s.timesteps.push_back(i == 0 ? 0 : s.timesteps.back() + (newStep ? 1 : 0));
+    }
+    return s;
 }
 
 bool respectsEdges(const DependencyGraph& graph, const std::vector<std::int64_t>& order) {
@@ -234,24 +298,51 @@ bool respectsEdges(const DependencyGraph& graph, const std::vector<std::int64_t>
     return true;
 }
 
+bool isValid(const DependencyGraph& graph, const Schedule& s) {
+    return respectsEdges(graph, s.order) && (s.timesteps.empty() || isValidTimesteps(graph, s.order, s.timesteps, nullptr));
+}
+
+// Peak of running the schedule from `before`.
+Bytes replayPeak(const OrderMemoryModel& model, OrderMemoryModel::State state, const Schedule& s) {
+    Bytes peak = 0;
+    if (!s.timesteps.empty()) {
+        for (Bytes m : timestepMemory(model, s.order, s.timesteps, std::move(state))) peak = std::max(peak, m);
+        return peak;
+    }
+    for (auto k : s.order) peak = std::max(peak, model.step(state, size_t(k)));
+    return peak;
+}
+
 }  // namespace
+
+std::int64_t maxVariablesWithin(double timeLimitSeconds) {
+    return std::max<std::int64_t>(IlpOrderOptions{}.maxVariables, std::int64_t(1000.0 * std::min(timeLimitSeconds, 1e9)));
+}
 
 IlpOrderSolution solveOrderIlp(const OrderMemoryModel& model, const DependencyGraph& graph,
                                const OrderMemoryModel::State& before, const std::vector<std::int64_t>& window,
                                const IlpOrderOptions& options) {
     const auto started = Clock::now();
     IlpOrderSolution r;
-    r.order = window;
-    r.peak = replayPeak(model, before, window);
+    const bool multiStream = options.timesteps > 0;
+    OrderIlp ilp(model, graph, before, window, int(std::min<std::int64_t>(options.timesteps, 1 << 30)));
+    std::vector<int> startSteps(window.size());
+    for (size_t i = 0; i < window.size(); ++i) startSteps[i] = ilp.startStep(int(i));
+    Schedule best = scheduleOf(window, startSteps, multiStream);
+    r.peak = replayPeak(model, before, best);
     auto finish = [&](std::string note) {
+        r.order = best.order;
+        r.timesteps = best.timesteps;
         r.note = std::move(note);
         r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
         return r;
     };
+    if (multiStream && ilp.stepsNeeded() > options.timesteps)
+        return finish(fmt::format("not run: the kernels' longest chain needs {} timesteps, {} given", ilp.stepsNeeded(),
+                                  options.timesteps));
     if (window.size() < 2) return r.status = MipStatus::Optimal, r.bound = r.peak, finish("one kernel");
-    OrderIlp ilp(model, graph, before, window);
-    if (ilp.estimatedVariables() > options.maxVariables)
-        return finish(fmt::format("not run: about {} variables (limit {})", ilp.estimatedVariables(), options.maxVariables));
+    if (const auto variables = ilp.countVariables(options.maxVariables); variables > options.maxVariables)
+        return finish(fmt::format("not run: over {} variables (limit {})", variables, options.maxVariables));
     MipModel mip;
     ilp.build(mip);
     r.binaries = mip.integers();
@@ -262,18 +353,19 @@ IlpOrderSolution solveOrderIlp(const OrderMemoryModel& model, const DependencyGr
     const MipResult m = mip.solve(std::max(0.0, left));
     r.status = m.status;
     if (m.status == MipStatus::Optimal || m.status == MipStatus::Feasible) {
-        std::vector<std::int64_t> order;
-        for (int i : ilp.decode(m.values)) order.push_back(window[size_t(i)]);
-        const bool valid = order.size() == window.size() && respectsEdges(graph, order);
-        const Bytes peak = valid ? replayPeak(model, before, order) : 0;
-        if (valid && peak <= r.peak) r.order = std::move(order), r.peak = peak, r.fromIlp = true;
+        const std::vector<int> stepOf = ilp.decode(m.values);
+        const Schedule found = stepOf.empty() ? Schedule{} : scheduleOf(window, stepOf, multiStream);
+        const bool valid = found.order.size() == window.size() && isValid(graph, found);
+        const Bytes peak = valid ? replayPeak(model, before, found) : 0;
+        if (valid && peak <= r.peak) best = found, r.peak = peak, r.fromIlp = true;
         // A proof stands only for the order it was made for (the ILP's objective is this peak).
         if (m.status == MipStatus::Optimal && !(valid && std::abs(double(peak) - m.objective * kScale) < 1024))
             r.status = MipStatus::Feasible;
         r.bound = r.status == MipStatus::Optimal ? r.peak : std::min(r.peak, Bytes(std::floor(m.bound * kScale)));
     }
-    auto done = finish(fmt::format("CBC {}: {} kernels, {} binaries, {} variables, {} rows", mipStatusName(r.status),
-                              window.size(), r.binaries, r.variables, r.constraints));
+    auto done = finish(fmt::format("CBC {}: {} kernels{}, {} binaries, {} variables, {} rows", mipStatusName(r.status),
+                                   window.size(), multiStream ? fmt::format(" in {} timesteps", options.timesteps) : "",
+                                   r.binaries, r.variables, r.constraints));
     done.seconds = built + m.seconds;  // not the time spent waiting for another leaf's CBC solve
     return done;
 }

@@ -11,6 +11,9 @@
 //   P[e][t] >= S + E - 1, >= 0   e is preserved in memory during step t
 //   peak >= base + sum_e size_e P[e][t] + sum_v workspace_v R[v][t]   for every t; minimise peak
 // Each kernel once, one per step; an edge u -> v inside the slice: C[v][t] <= C[u][t-1].
+// Multi-streaming (MODeL-MS, multi_stream.h): T steps given (at least the slice's longest
+// chain) and any number of kernels per step; the rest is the same, and a step's memory counts
+// every kernel in it.
 // Tensors live before the slice have S = 1, tensors used after it E = 1 (both: a constant);
 // this is the memory model of order_memory_model.h, so the ILP's peak is the search's peak.
 // docs/layout-exact.md has the formulation and its numbers.
@@ -30,11 +33,20 @@ struct IlpOrderOptions {
     // 30-kernel whole graph (4,847 variables) given 2 s took 9 s, a 60-kernel one over 60 s.
     // Past this size the limit could not be kept, so the model is not built.
     std::int64_t maxVariables = 10'000;
+    // 0: single stream (one kernel per step, as many steps as kernels). More: multi-streaming
+    // over this many steps (refused when fewer than the slice's longest chain).
+    std::int64_t timesteps = 0;
 };
+
+// The cap a time limit keeps: maxVariables' 10,000 for 10 s or less, 1,000 more per second beyond
+// (MODeL's 1 h: 3.6 million), the rate at which CBC's root processing went through the measured
+// models above.
+std::int64_t maxVariablesWithin(double timeLimitSeconds);
 
 struct IlpOrderSolution {
     MipStatus status = MipStatus::NotRun;
     std::vector<std::int64_t> order;  // the slice's kernels: CBC's order, or the slice's own when CBC found none better
+    std::vector<std::int64_t> timesteps;  // multi-streaming: the step of each position of `order`, from 0
     Bytes peak = 0;                   // of `order`, replayed in the memory model
     Bytes bound = 0;                  // proven lower bound on the slice's peak (CBC's bound)
     bool fromIlp = false;
@@ -44,6 +56,7 @@ struct IlpOrderSolution {
 };
 
 // `window`: kernel positions in a valid order; `before`: the model's state when it starts.
+// Multi-streaming starts from every kernel as soon as possible.
 IlpOrderSolution solveOrderIlp(const OrderMemoryModel& model, const DependencyGraph& graph,
                                const OrderMemoryModel::State& before, const std::vector<std::int64_t>& window,
                                const IlpOrderOptions& options);

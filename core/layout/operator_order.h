@@ -46,6 +46,11 @@ struct OrderOptions {
     double ilpSecondsPerLeaf = 1.0;
     // model (MODeL's baseline): the whole graph's order ILP stops after this long (the paper: 1 h).
     double modelTimeLimitSeconds = 3600.0;
+    // Multi-streaming (ROAM's MS, multi_stream.h): kernels that do not depend on each other may
+    // share a timestep. model: the ILP over the fewest timesteps the graph allows, any number of
+    // kernels per step (MODeL-MS); the other methods: their order grouped into timesteps at its
+    // own single-stream peak (groupIntoTimesteps).
+    bool multiStream = false;
 };
 
 struct OrderSegmentStats {
@@ -62,7 +67,11 @@ struct OrderResult {
     std::string method;
     std::vector<std::int64_t> order;          // kernel positions in run order
     std::vector<std::int64_t> segmentStarts;  // tick where each independent segment starts, ascending
-    Bytes theoreticalPeak = 0;                // loadLowerBound(allocationProblemFromProfile(profile, order))
+    // Multi-streaming: the timestep of each position of `order` (multi_stream.h); empty when
+    // single stream (one kernel per step).
+    std::vector<std::int64_t> timesteps;
+    // loadLowerBound(allocationProblemFromProfile(profile, order)), on the timesteps when there are.
+    Bytes theoreticalPeak = 0;
     // program, lescea: never (nothing searched); roam: every segment was searched whole to the
     // end, so the order is optimal given the segment each set-aside kernel was assigned to.
     bool provenOptimal = false;
@@ -88,10 +97,10 @@ bool isTopologicalOrder(const DependencyGraph& graph, const std::vector<std::int
 OrderResult programOrder(const Profile& profile);
 OrderResult lesceaOrder(const Profile& profile);
 OrderResult roamOrder(const Profile& profile, const OrderOptions& options = {});
-// MODeL's baseline: the order ILP (ilp_order.h) over the whole graph, single stream, started from
-// the program-first topological order, stopped at modelTimeLimitSeconds: the best order found,
-// provenOptimal when CBC finished. Refused (the start returned, notes say so) when the model
-// would exceed IlpOrderOptions::maxVariables.
+// MODeL's baseline: the order ILP (ilp_order.h) over the whole graph, started from the
+// program-first topological order (multi-stream: every kernel as soon as possible), stopped at
+// modelTimeLimitSeconds: the best order found, provenOptimal when CBC finished. Refused (the
+// start returned, notes say so) when the model would exceed IlpOrderOptions::maxVariables.
 OrderResult modelOrder(const Profile& profile, const OrderOptions& options = {});
 
 // Theoretical peak of running `order` (empty = program order), as the results report it.

@@ -1,6 +1,8 @@
 // The program order, the topological check every order passes, and the method dispatcher.
 #include "core/layout/allocation_problem.h"
+#include "core/layout/multi_stream.h"
 #include "core/layout/operator_order.h"
+#include "core/layout/order_memory_model.h"
 #include "core/layout/profile_allocation.h"
 
 #include <fmt/format.h>
@@ -60,15 +62,34 @@ const std::vector<std::string>& orderMethodNames() {
     return names;
 }
 
-OrderResult orderOperators(const std::string& method, const Profile& profile, const OrderOptions& options) {
-    // Once, for every method: the memory an order's steps add up stays in 64 bits.
-    checkedAlignedProfileBytes(profile);
+namespace {
+
+// An order's multi-stream schedule: its kernels grouped into timesteps at its own peak, so the
+// theoretical peak stays what it was (multi_stream.h).
+OrderResult groupedIntoTimesteps(OrderResult result, const Profile& profile) {
+    const auto start = std::chrono::steady_clock::now();
+    const OrderMemoryModel model(profile);
+    result.timesteps = groupIntoTimesteps(model, DependencyGraph::derive(profile), result.order, result.theoreticalPeak);
+    result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+OrderResult singleStreamOrder(const std::string& method, const Profile& profile, const OrderOptions& options) {
     if (method == "program") return programOrder(profile);
     if (method == "lescea") return lesceaOrder(profile);
     if (method == "roam") return roamOrder(profile, options);
-    if (method == "model") return modelOrder(profile, options);
     throw std::invalid_argument(
         fmt::format("unknown order method '{}': expected program, lescea, roam (or model, the ILP baseline)", method));
+}
+
+}  // namespace
+
+OrderResult orderOperators(const std::string& method, const Profile& profile, const OrderOptions& options) {
+    // Once, for every method: the memory an order's steps add up stays in 64 bits.
+    checkedAlignedProfileBytes(profile);
+    if (method == "model") return modelOrder(profile, options);  // schedules its own timesteps
+    OrderResult result = singleStreamOrder(method, profile, options);
+    return options.multiStream ? groupedIntoTimesteps(std::move(result), profile) : result;
 }
 
 }  // namespace spillway

@@ -33,6 +33,7 @@ struct OrderedLayout {
     bool placementProven = false;
     bool fits = false;
     std::size_t buffers = 0;
+    std::int64_t timesteps = 0;  // multi-streaming: timesteps of the schedule (0: single stream)
     std::string note;
     std::string error;  // why it has no layout (the rest is then empty)
     std::vector<LeafReport> orderLeaves, layoutLeaves;  // roam: per leaf; model: the one solve

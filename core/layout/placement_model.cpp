@@ -2,7 +2,7 @@
 // evaluation runs it (section V-A): CBC from the greedy-by-size layout, stopped at the time limit.
 // ROAM reports that it leaves high fragmentation on large models within 1 h (Table I); here the
 // pair binaries grow with the square of the buffers live together, and past
-// IlpOffsetsOptions::maxPairs the model is not built at all (the start is returned, the note
+// maxPairsWithin(the time limit) the model is not built at all (the start is returned, the note
 // says so).
 #include "core/layout/ilp_offsets.h"
 #include "core/layout/placement.h"
@@ -16,6 +16,7 @@ PlacementResult placeModel(const AllocationProblem& problem, const PlacementOpti
     const auto started = std::chrono::steady_clock::now();
     IlpOffsetsOptions o;
     o.timeLimitSeconds = options.timeLimitSeconds;
+    o.maxPairs = maxPairsWithin(options.timeLimitSeconds);
     o.start = placeGreedyBySize(problem, options).layout;
     const IlpOffsetsResult r = solveOffsetsIlp(problem, o);
     PlacementResult result = makePlacementResult(

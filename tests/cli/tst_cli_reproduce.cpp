@@ -1,6 +1,6 @@
 // spillway-cli reproduce most: on one workload (BERT-512) it writes the report, every figure's
 // CSV (and SVG and PNG in the GUI build) and the sweeps the app opens; it runs twice into the
-// same folder; a workload the paper does not have and a folder it cannot make are refused
+// same folder; `--quick` runs TENSILE's and ROAM's first-look subsets; a workload the paper does not have and a folder it cannot make are refused
 // with a message that names them.
 #include <QFile>
 #include <QTemporaryDir>
@@ -49,6 +49,28 @@ private slots:
         if (again.err.contains("need the GUI build")) QSKIP("plots need the GUI build");
         QVERIFY(readAll(dir.filePath("plots/fig8.svg")).contains("<svg"));
         QVERIFY(readAll(dir.filePath("plots/fig8.png")).startsWith("\x89PNG"));
+    }
+
+    void quickRunsEachPapersFirstLook() {
+        // `--quick` is the subset a first look runs (issue 19: TENSILE and ROAM under 2 minutes):
+        // the same report, on the paper's own short list.
+        QTemporaryDir dir;
+        const CliRun tensile = runCli({"reproduce", "tensile", "--quick", "--out", dir.filePath("tensile")});
+        QVERIFY2(tensile.code == 0, tensile.err.constData());
+        const QByteArray tensileReport = readAll(dir.filePath("tensile/report.md"));
+        QVERIFY(tensileReport.contains("## Table 1: single task"));
+        QVERIFY(tensileReport.contains("| VGG |") && !tensileReport.contains("| DenseNet |"));
+
+        const CliRun roam = runCli({"reproduce", "roam", "--quick", "--out", dir.filePath("roam")});
+        QVERIFY2(roam.code == 0, roam.err.constData());
+        const QList<QByteArray> table = readAll(dir.filePath("roam/table1.csv")).trimmed().split('\n');
+        QCOMPARE(table.size(), 3);  // header, AlexNet-b1, BERT-b1
+        QVERIFY2(table[0].contains("ROAM-MS") && table[0].contains("MODeL-MS"), table[0].constData());
+        QVERIFY(table[1].startsWith("AlexNet-b1,") && table[2].startsWith("BERT-b1,"));
+
+        const CliRun both = runCli({"reproduce", "roam", "--quick", "--only", "VGG-b1", "--out", dir.filePath("x")});
+        QCOMPARE(both.code, 2);
+        QVERIFY2(both.err.contains("--quick") && both.err.contains("--only"), both.err.constData());
     }
 
     void unknownWorkloadIsRefused() {

@@ -12,6 +12,7 @@
 #include "core/layout/profile_allocation.h"
 #include "core/layout/roam_subgraph_tree.h"
 #include "layout_test_support.h"
+#include "random_profile.h"
 #include "tests/support/tiny_gpt.h"
 
 #include <QtTest>
@@ -22,37 +23,9 @@
 #include <vector>
 
 using namespace spillway;
+using spillway::testing::randomProfile;
 
 namespace {
-
-// A random data-flow graph: each kernel reads up to three earlier tensors and writes one or two.
-Profile randomProfile(unsigned seed, int kernels) {
-    std::mt19937 rng(seed);
-    Profile p;
-    for (int k = 0; k < kernels; ++k) {
-        Kernel kernel;
-        kernel.id = KernelId(k);
-        kernel.name = "k" + std::to_string(k);
-        kernel.duration = 1000;
-        kernel.phase = KernelPhase::Forward;
-        const int reads = p.tensors.empty() ? 0 : int(rng() % 4);
-        for (int r = 0; r < reads; ++r) {
-            const TensorId t = TensorId(rng() % p.tensors.size());
-            if (std::find(kernel.inputs.begin(), kernel.inputs.end(), t) == kernel.inputs.end()) kernel.inputs.push_back(t);
-        }
-        const int writes = 1 + int(rng() % 2);
-        for (int w = 0; w < writes; ++w) {
-            Tensor t;
-            t.id = TensorId(p.tensors.size());
-            t.name = "t" + std::to_string(t.id);
-            t.bytes = Bytes(1 + rng() % 16) * kMiB;
-            p.tensors.push_back(t);
-            kernel.outputs.push_back(t.id);
-        }
-        p.kernels.push_back(kernel);
-    }
-    return p;
-}
 
 // The model's state after running `order` up to (not including) position `at`.
 OrderMemoryModel::State stateBefore(const OrderMemoryModel& model, const std::vector<std::int64_t>& order, size_t at) {
