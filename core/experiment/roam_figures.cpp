@@ -100,6 +100,33 @@ FigureTable times(const std::vector<ModelRuns>& runs) {
     return f;
 }
 
+// The weight-update scheduler's estimate of live activations (equation 5): per operator timestep,
+// as the paper has it, against per segment; both orders then searched the same way.
+FigureTable scheduler(const std::vector<ModelRuns>& runs) {
+    FigureTable f;
+    f.id = "scheduler";
+    f.title = "Weight-update scheduler: ROAM order's theoretical peak (MiB), is_alive per operator or per segment";
+    f.xLabel = "model";
+    f.yLabel = "theoretical peak (MiB)";
+    f.series = {"per operator (the paper)", "per segment"};
+    f.values.assign(2, {});
+    f.why.assign(2, {});
+    for (const ModelRuns& r : runs) {
+        if (!inTableOne(r)) continue;
+        f.groups.push_back(r.model.spec.name());
+        const OrderedLayout& roam = r.at(kRoam);
+        const bool ran = roam.error.empty() && r.segmentLivenessPeak > 0;
+        f.values[0].push_back(ran ? double(roam.theoreticalPeak) / double(kMiB) : kNaN);
+        f.values[1].push_back(ran ? double(r.segmentLivenessPeak) / double(kMiB) : kNaN);
+        for (auto& why : f.why) why.push_back(ran ? "" : roam.error.empty() ? "not run" : roam.error);
+    }
+    f.decimals = 1;
+    f.caption = "Equation 5's is_alive: per operator timestep from each kernel's earliest and latest step (the "
+                "paper, the default) or between the segments of an activation's first and last toucher; the orders "
+                "are then solved the same way (docs/layout-order.md, step 3).";
+    return f;
+}
+
 FigureTable gpt2(const std::vector<ModelRuns>& runs, bool memory) {
     auto keep = [](const ModelRuns& r) { return !r.model.spec.tableOne; };
     FigureTable f = perPipeline(runs, keep, {kPyTorch, kHeuristics, kRoam}, [&](const ModelRuns& r, Pipeline p) {
@@ -129,7 +156,7 @@ double savingPercent(const OrderedLayout& ours, const OrderedLayout& theirs, boo
 
 std::vector<FigureTable> figures(const std::vector<ModelRuns>& runs) {
     std::vector<FigureTable> out{tableOne(runs), tableOnePaper(runs), saving(runs, false), saving(runs, true),
-                                 times(runs)};
+                                 times(runs), scheduler(runs)};
     bool anyGpt2 = false;
     for (const ModelRuns& r : runs) anyGpt2 = anyGpt2 || !r.model.spec.tableOne;
     if (anyGpt2) {

@@ -23,6 +23,11 @@ std::string leftOut(Pipeline p, const Model& m, const Scope& scope) {
     return {};
 }
 
+// Whether a MODeL solve gave an answer of its own (not refused by size, not stopped empty).
+bool madeAnAnswer(const std::string& status) {
+    return status != mipStatusName(MipStatus::NotRun) && status != mipStatusName(MipStatus::NoSolution);
+}
+
 OrderedLayout notRun(Pipeline p, std::string why) {
     OrderedLayout row;
     row.order = kOrderIds[p];
@@ -48,22 +53,31 @@ ModelRuns planModel(Model model, const Scope& scope, unsigned threads) {
             runs.plans[p] = notRun(pipeline, std::move(why));
         } else {
             try {
-                // MODeL's ILPs refuse a problem over their size caps: the start they return is
-                // not MODeL's answer, and nothing is placed on an order MODeL did not make.
-                const std::string notRunStatus = mipStatusName(MipStatus::NotRun);
+                // MODeL's ILPs refuse a problem over their size caps, and a solve can end at its
+                // deadline with no answer: the start they return then is not MODeL's answer, and
+                // nothing is placed on an order MODeL did not make.
                 orderOptions.multiStream = isMultiStream(pipeline);
                 const OrderResult order = orderOperators(kOrderIds[p], m.profile, orderOptions);
-                if (isModel(pipeline) && order.solverStatus == notRunStatus) {
+                if (pipeline == kRoam) runs.operatorLivenessNotes = order.notes;
+                if (isModel(pipeline) && !madeAnAnswer(order.solverStatus)) {
                     runs.plans[p] = notRun(pipeline, order.notes);
                     continue;
                 }
                 runs.plans[p] = placeOrdered(m.profile, order, kPlacementIds[p], layout);
-                if (isModel(pipeline) && runs.plans[p].placementStatus == notRunStatus)
-                    runs.plans[p] = notRun(pipeline, "MODeL's offsets ILP not run: " + runs.plans[p].note);
+                if (isModel(pipeline) && !madeAnAnswer(runs.plans[p].placementStatus))
+                    runs.plans[p] = notRun(pipeline, "MODeL's offsets ILP: " + runs.plans[p].note);
             } catch (const std::exception& e) {
                 runs.plans[p] = notRun(pipeline, e.what());
             }
         }
+    }
+    if (m.spec.tableOne && m.missing.empty() && runs.plans[kRoam].error.empty()) {
+        // The scheduler's design choice, measured (docs/layout-order.md step 3).
+        orderOptions.multiStream = false;
+        orderOptions.activationLiveness = ActivationLiveness::Segment;
+        const OrderResult segment = orderOperators("roam", m.profile, orderOptions);
+        runs.segmentLivenessPeak = segment.theoreticalPeak;
+        runs.segmentLivenessNotes = segment.notes;
     }
     return runs;
 }

@@ -29,18 +29,19 @@ namespace spillway {
 struct IlpOrderOptions {
     double timeLimitSeconds = 10.0;
     // Refuse (status NotRun) when the model would hold more variables than this. CBC's time
-    // limit does not interrupt its root LP and root processing: measured (2 cores, loaded), a
-    // 30-kernel whole graph (4,847 variables) given 2 s took 9 s, a 60-kernel one over 60 s.
-    // Past this size the limit could not be kept, so the model is not built.
+    // limit does not interrupt its root LP (measured, 2 loaded cores: a 30-kernel whole graph of
+    // 4,847 variables given 2 s took 9 s; AlexNet's 25,558 given 60 s ran past 15 minutes); the
+    // solve's hard deadline (mip_deadline.h) now stops it, and this cap keeps a short limit from
+    // being spent building and loading a model CBC has no time to start on.
     std::int64_t maxVariables = 10'000;
     // 0: single stream (one kernel per step, as many steps as kernels). More: multi-streaming
     // over this many steps (refused when fewer than the slice's longest chain).
     std::int64_t timesteps = 0;
 };
 
-// The cap a time limit keeps: maxVariables' 10,000 for 10 s or less, 1,000 more per second beyond
-// (MODeL's 1 h: 3.6 million), the rate at which CBC's root processing went through the measured
-// models above.
+// The cap for a time limit: maxVariables' 10,000 for 10 s or less, 1,000 more per second beyond
+// (MODeL's 1 h: 3.6 million). A model under it may still get no answer in time: the deadline
+// then ends the solve and the start is kept.
 std::int64_t maxVariablesWithin(double timeLimitSeconds);
 
 struct IlpOrderSolution {

@@ -4,35 +4,14 @@
 // sides, an optional start (a complete feasible assignment), minimised within a time limit.
 // The ILP formulations of the layout (ilp_order.h, ilp_offsets.h) are built on it; nothing else
 // in the project sees CBC.
+#include "core/layout/mip_result.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace spillway {
-
-// What CBC (and CLP) read as no bound.
-inline constexpr double kMipInfinity = 1e30;
-
-enum class MipStatus {
-    Optimal,      // CBC finished the search: the solution is optimal
-    Feasible,     // stopped (time limit) with a solution that is not proven optimal
-    Infeasible,   // CBC proved there is no solution
-    NoSolution,   // stopped before any solution was found
-    NotRun,       // refused before CBC was called (too large; see MipResult::note)
-};
-
-// "optimal", "feasible (time limit)", "infeasible", "no solution (time limit)", "not run".
-std::string mipStatusName(MipStatus status);
-
-struct MipResult {
-    MipStatus status = MipStatus::NotRun;
-    std::vector<double> values;  // one per variable when a solution was found
-    double objective = 0;        // of that solution
-    double bound = 0;            // CBC's best lower bound on the optimum (minimisation)
-    double seconds = 0;          // wall time in CBC (its model built and solved), not waiting for the lock
-    std::string note;
-};
 
 class MipModel {
 public:
@@ -49,12 +28,14 @@ public:
     std::int64_t constraints() const { return std::int64_t(rowLower_.size()); }
     std::int64_t nonzeros() const { return std::int64_t(entries_.size()); }
 
-    // Minimises within timeLimitSeconds (wall clock). CBC's solver entry point is not thread
-    // safe (coin-or/Cbc issue #332: CbcMain keeps global state), so calls from several threads
-    // run one at a time.
+    // Minimises within timeLimitSeconds (wall clock), in a child process killed at a hard
+    // deadline past it (mip_deadline.h). Calls from several threads still run one at a time (CBC's
+    // entry point keeps global state, coin-or/Cbc issue #332, and one solve keeps a core busy).
     MipResult solve(double timeLimitSeconds) const;
 
 private:
+    MipResult solveWithCbc(int columns, const std::vector<int>& start, const std::vector<int>& index,
+                           const std::vector<double>& value, double timeLimitSeconds) const;
     struct Entry {
         int row, column;
         double value;

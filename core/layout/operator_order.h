@@ -21,6 +21,12 @@
 
 namespace spillway {
 
+// Where ROAM's weight-update scheduler asks which activations may be alive (equation 5).
+enum class ActivationLiveness {
+    Operator,  // the paper: per operator timestep, from each kernel's earliest and latest step
+    Segment,   // per segment: between the segments of an activation's first and last toucher
+};
+
 struct OrderOptions {
     // Exact search of one leaf (a segment, or a window of a large segment) stops after this
     // long and keeps the best order found so far (flagged not proven optimal).
@@ -34,6 +40,8 @@ struct OrderOptions {
     // ROAM's optimizer coefficient alpha: a weight-update branch needs alpha gradient-sized
     // layers at once (3 for Adam, 1 for plain SGD).
     double optimizerAlpha = 3.0;
+    // How the scheduler estimates the activations alive where a branch would run (docs/layout-order.md).
+    ActivationLiveness activationLiveness = ActivationLiveness::Operator;
     // Worker threads for the leaves; 0 = all cores.
     unsigned threads = 0;
     // Window passes over large segments; pass 2 shifts the windows by half a window so that

@@ -12,6 +12,7 @@
 //     segments above node_limit are split into windows (dependent subgraphs). Leaves run in
 //     parallel (TBB) and their orders are concatenated (equation 3).
 // docs/layout-order.md records where the paper is vague and what was decided.
+#include "core/layout/execution_windows.h"
 #include "core/layout/ilp_order.h"
 #include "core/layout/operator_order.h"
 #include "core/layout/order_memory_model.h"
@@ -178,9 +179,23 @@ struct Branch {
 // What the weight-update scheduler estimates of the main graph's activations.
 struct ActivationEstimate {
     Bytes estimatedPeak = 0;        // equation 4: every activation at once
-    std::vector<Bytes> live;        // equation 5: per segment, the activations live in it
+    // Equation 5, ActivationLiveness::Segment: per segment, the activations that may be live in it.
+    std::vector<Bytes> live;
+    // Equation 5, ActivationLiveness::Operator: per operator timestep, the activations that may be
+    // alive then; a segment is asked at its first kernel's earliest step, a branch right after
+    // its last main predecessor's.
+    std::vector<Bytes> liveAtStep;
+    std::vector<std::int64_t> earliestStep, segmentStep;
     double averageTensor = 0;       // bytes
     std::vector<char> nonWTouches;  // per tensor: a kernel other than a weight update touches it
+
+    bool perOperator() const { return !liveAtStep.empty(); }
+    Bytes atSegment(std::int64_t s) const { return perOperator() ? liveAtStep[size_t(segmentStep[size_t(s)])] : live[size_t(s)]; }
+    Bytes rightAfter(std::int64_t lastMainPred, std::int64_t segment) const {
+        if (!perOperator()) return live[size_t(segment)];
+        const std::int64_t step = lastMainPred < 0 ? 0 : earliestStep[size_t(lastMainPred)] + 1;
+        return liveAtStep[size_t(std::min<std::int64_t>(step, std::int64_t(liveAtStep.size()) - 1))];
+    }
 };
 
 // The steps of roamOrder (see the top of the file), in the order run() takes them, over the
@@ -216,6 +231,7 @@ private:
     void cutMainIntoSegments();
     void collectBranches();
     ActivationEstimate estimateActivations() const;
+    void estimatePerOperator(ActivationEstimate& e, const std::vector<char>& activation) const;
     void scheduleBranches();
     Bytes gradientBytes(const Branch& b, const std::vector<char>& nonWTouches) const;
     void assembleOrder();
@@ -329,36 +345,64 @@ ActivationEstimate RoamOrdering::estimateActivations() const {
     }
     Bytes totalBytes = 0;
     e.live.assign(segmentCount_ + 1, 0);  // a difference array until the prefix sum below
+    std::vector<char> activation(tensorCount, 0);
     for (size_t t = 0; t < tensorCount; ++t) {
         totalBytes += model_.size(std::int32_t(t));
         if (!(fwd[t] && bwd[t])) continue;
+        activation[t] = 1;
         e.estimatedPeak += model_.size(std::int32_t(t));
         e.live[firstSeg[t]] += model_.size(std::int32_t(t));
         e.live[lastSeg[t] + 1] -= model_.size(std::int32_t(t));
     }
     for (std::int64_t s = 1; s <= segmentCount_; ++s) e.live[s] += e.live[s - 1];
     e.averageTensor = tensorCount ? double(totalBytes) / double(tensorCount) : 0.0;
+    if (options_.activationLiveness == ActivationLiveness::Operator) estimatePerOperator(e, activation);
     return e;
+}
+
+// Equation 5 as the paper has it: an activation may be alive from the earliest step of its first
+// main toucher to the latest step of its last (execution_windows.h).
+void RoamOrdering::estimatePerOperator(ActivationEstimate& e, const std::vector<char>& activation) const {
+    const ExecutionWindows windows = executionWindows(graph_, topo_);
+    std::vector<std::int64_t> from(activation.size(), n_), to(activation.size(), -1);
+    for (auto k : parts_.mainOrder)
+        for (auto t : model_.touched(size_t(k))) {
+            from[size_t(t)] = std::min(from[size_t(t)], windows.earliest[size_t(k)]);
+            to[size_t(t)] = std::max(to[size_t(t)], windows.latest[size_t(k)]);
+        }
+    std::vector<Bytes> diff(size_t(n_) + 1, 0);
+    for (size_t t = 0; t < activation.size(); ++t)
+        if (activation[t] && from[t] <= to[t]) {
+            diff[size_t(from[t])] += model_.size(std::int32_t(t));
+            diff[size_t(to[t]) + 1] -= model_.size(std::int32_t(t));
+        }
+    e.liveAtStep.assign(size_t(std::max<std::int64_t>(n_, 1)), 0);
+    Bytes running = 0;
+    for (std::int64_t step = 0; step < n_; ++step) e.liveAtStep[size_t(step)] = running += diff[size_t(step)];
+    e.earliestStep = windows.earliest;
+    e.segmentStep.assign(size_t(segmentCount_), 0);
+    for (std::int64_t s = 0; s < segmentCount_ && !cuts_.empty(); ++s)
+        e.segmentStep[size_t(s)] = windows.earliest[size_t(parts_.mainOrder[size_t(cuts_[size_t(s)])])];
 }
 
 // The weight-update scheduler: each branch right after its gradient, unless the activations
 // estimated live there plus alpha gradient-sized layers exceed the estimated peak (eq. 6).
 void RoamOrdering::scheduleBranches() {
     const ActivationEstimate e = estimateActivations();
-    const std::vector<Bytes>& activationsLive = e.live;
     const double estimatedPeak = double(e.estimatedPeak);
     for (auto& b : branches_) {
         if (b.lastMainPred >= 0) b.earliest = segOfMain_[parts_.posMain[b.lastMainPred]];
         b.gradBytes = gradientBytes(b, e.nonWTouches);
         b.segment = b.earliest;
         // Equation 6.
-        const double used = double(activationsLive[b.earliest]) + options_.optimizerAlpha * double(b.gradBytes);
+        const double layers = options_.optimizerAlpha * double(b.gradBytes);
+        const double used = double(e.rightAfter(b.lastMainPred, b.earliest)) + layers;
         if (b.updatesWeights && e.averageTensor > 0 && double(b.gradBytes) / e.averageTensor > options_.delayRadius &&
             used > estimatedPeak) {
             // Delay to the first later segment where the estimate fits (the last one at worst).
-            while (b.segment + 1 < segmentCount_ &&
-                   double(activationsLive[b.segment]) + options_.optimizerAlpha * double(b.gradBytes) > estimatedPeak)
-                ++b.segment;
+            do ++b.segment;
+            while (b.segment + 1 < segmentCount_ && double(e.atSegment(b.segment)) + layers > estimatedPeak);
+            b.segment = std::min(b.segment, segmentCount_ - 1);
             delayed_ += b.segment != b.earliest;
         }
     }

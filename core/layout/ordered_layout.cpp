@@ -45,14 +45,14 @@ PlacementResult placeVerified(const std::string& placement, const AllocationProb
 // the arena. Returns false, changing nothing, when that is no better.
 bool regroupOnSingleStreamLayout(const Profile& profile, const OrderResult& order, const std::string& placement,
                                  const LayoutSettings& settings, const AllocationProblem& positions,
-                                 PlacementResult& placed, std::int64_t& timesteps) {
+                                 PlacementResult& placed, AllocationProblem& laidOut, std::int64_t& timesteps) {
     OrderResult single = order;
     single.timesteps.clear();
     PlacementResult alone = placeVerified(placement, positions, placementOptions(profile, single, placement, settings, positions));
     if (alone.arena >= placed.arena) return false;
     const auto regrouped = groupIntoTimestepsKeepingLayout(OrderMemoryModel(profile), DependencyGraph::derive(profile),
                                                            order.order, order.theoreticalPeak, positions, alone.layout);
-    const AllocationProblem merged = onTimesteps(positions, regrouped);
+    AllocationProblem merged = onTimesteps(positions, regrouped);
     if (const auto violations = verifyLayout(merged, alone.layout); !violations.empty())
         throw std::runtime_error("internal error: regrouping broke the single-stream layout: " + violations.front().message);
     alone.note = fmt::format("{}; regrouped into {} timesteps (not {}) to keep the single-stream layout, whose arena "
@@ -62,6 +62,7 @@ bool regroupOnSingleStreamLayout(const Profile& profile, const OrderResult& orde
     alone.lowerBound = loadLowerBound(merged);
     alone.seconds += placed.seconds;
     placed = std::move(alone);
+    laidOut = std::move(merged);
     timesteps = timestepCount(regrouped);
     return true;
 }
@@ -81,13 +82,13 @@ OrderedLayout placeOrdered(const Profile& profile, const OrderResult& order, con
         const AllocationProblem positions = allocationProblemFromProfile(profile, order.order);
         // Multi-streaming: a timestep's kernels share their tick (multi_stream.h).
         const bool multiStream = !order.timesteps.empty();
-        const AllocationProblem problem = multiStream ? onTimesteps(positions, order.timesteps) : positions;
+        AllocationProblem problem = multiStream ? onTimesteps(positions, order.timesteps) : positions;
         row.buffers = problem.buffers.size();
         row.timesteps = timestepCount(order.timesteps);
         PlacementResult placed =
             placeVerified(placement, problem, placementOptions(profile, order, placement, settings, positions));
         if (multiStream && order.method != "model" && placed.arena > placed.lowerBound)
-            regroupOnSingleStreamLayout(profile, order, placement, settings, positions, placed, row.timesteps);
+            regroupOnSingleStreamLayout(profile, order, placement, settings, positions, placed, problem, row.timesteps);
         row.theoreticalPeak = placed.lowerBound;
         row.arena = placed.arena;
         row.fragmentation = placed.arena > 0 ? double(placed.arena - placed.lowerBound) / double(placed.arena) : 0.0;
@@ -97,6 +98,8 @@ OrderedLayout placeOrdered(const Profile& profile, const OrderResult& order, con
         row.note = placed.note;
         row.layoutLeaves = placed.leaves;
         row.placementStatus = placed.solverStatus;
+        row.problem = std::move(problem);
+        row.layout = std::move(placed.layout);
     } catch (const std::exception& e) {
         row.error = e.what();
     }

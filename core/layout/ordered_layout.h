@@ -2,6 +2,7 @@
 // One order placed by one method, as `spillway-cli plan` and `reproduce roam` report it: the
 // order's theoretical peak (LOAD of its allocation problem), the arena, fragmentation, the time
 // each step took and what each solver proved. The layout is verified before it is reported.
+#include "core/layout/allocation_problem.h"
 #include "core/layout/leaf_report.h"
 #include "core/layout/operator_order.h"
 #include "core/trace/profile.h"
@@ -38,6 +39,9 @@ struct OrderedLayout {
     std::string error;  // why it has no layout (the rest is then empty)
     std::vector<LeafReport> orderLeaves, layoutLeaves;  // roam: per leaf; model: the one solve
     std::string orderStatus, placementStatus;           // model: CBC's status
+    // What was laid out (its ticks are timesteps when multi-streaming) and the verified layout.
+    AllocationProblem problem;
+    Layout layout;
 };
 
 // Places `order` with `placement` (placementMethodNames() or "model"); a failure is kept in

@@ -4,6 +4,7 @@
 // isTopologicalOrder and its peak against the allocation problem's LOAD bound.
 #include "core/io/profile_loader.h"
 #include "core/layout/allocation_problem.h"
+#include "core/layout/execution_windows.h"
 #include "core/layout/operator_order.h"
 #include "core/layout/order_memory_model.h"
 #include "core/layout/profile_allocation.h"
@@ -82,6 +83,52 @@ private slots:
             QCOMPARE(r.theoreticalPeak, 90 * kMiB);
         }
         QVERIFY(roamOrder(p).provenOptimal);
+    }
+
+    void executionWindowsCountTransitiveNeighbours() {
+        // Figure 2: A before everything, D after everything, B and C free between them: B and C
+        // may run at step 1 at the earliest and must by step 2.
+        const Profile p = figure2Profile();
+        const DependencyGraph graph = DependencyGraph::derive(p);
+        const ExecutionWindows w = executionWindows(graph, programFirstTopologicalOrder(graph));
+        QCOMPARE(w.earliest, (std::vector<std::int64_t>{0, 1, 1, 3}));
+        QCOMPARE(w.latest, (std::vector<std::int64_t>{0, 2, 2, 3}));
+        // A chain of 130 kernels (more than two 64-bit words of ancestors): each at its place.
+        ProfileBuilder b;
+        TensorId last = b.tensor("t0", kMiB);
+        b.kernel("k0", {}, {last});
+        for (int k = 1; k < 130; ++k) {
+            const TensorId next = b.tensor("t" + std::to_string(k), kMiB);
+            b.kernel("k" + std::to_string(k), {last}, {next});
+            last = next;
+        }
+        const DependencyGraph chain = DependencyGraph::derive(b.profile);
+        const ExecutionWindows c = executionWindows(chain, programFirstTopologicalOrder(chain));
+        for (std::int64_t k = 0; k < 130; ++k) {
+            QCOMPARE(c.earliest[size_t(k)], k);
+            QCOMPARE(c.latest[size_t(k)], k);
+        }
+    }
+
+    void bothActivationEstimatesGiveValidOrders() {
+        // The scheduler's is_alive per operator (the paper's, the default) and per segment: both
+        // orders valid and no worse than the program's on the small transformer with AdamW.
+        TransformerConfig config;
+        config.layers = 2;
+        config.hidden = 64;
+        config.heads = 4;
+        config.sequence = 32;
+        config.maxPositions = 32;
+        config.vocab = 100;
+        const Profile profile = transformerTrainingGraph(config);
+        OrderOptions perSegment;
+        perSegment.activationLiveness = ActivationLiveness::Segment;
+        QVERIFY(OrderOptions{}.activationLiveness == ActivationLiveness::Operator);
+        for (const OrderOptions& o : {OrderOptions{}, perSegment}) {
+            const OrderResult roam = roamOrder(profile, o);
+            checkResult(profile, roam);
+            QVERIFY(roam.theoreticalPeak <= programOrder(profile).theoreticalPeak);
+        }
     }
 
     void topologicalCheckRejectsWithReason() {
