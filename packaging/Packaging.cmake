@@ -29,4 +29,12 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # Declared by hand (not dpkg-shlibdeps) so the package builds the same way everywhere.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libqt6widgets6 (>= 6.4), libqt6gui6 (>= 6.4), libqt6core6 (>= 6.4), libqt6concurrent6 (>= 6.4), libqt6printsupport6 (>= 6.4), libqt6svg6 (>= 6.4), libqcustomplot2.1-qt6, libfmt9, coinor-libcbc3, libsqlite3-0 (>= 3.40), libssl3, libstdc++6 (>= 12), libgcc-s1, libc6 (>= 2.36), qt6-qpa-plugins")
+# `import spillway` (app/python, SPILLWAY_BUILD_PYTHON) goes into the same package, in Debian's
+# python3 dist-packages: an extension built for this python3's minor version, and pandas.
+if(SPILLWAY_BUILD_PYTHON)
+  math(EXPR SPILLWAY_PYTHON_NEXT_MINOR "${Python_VERSION_MINOR} + 1")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS
+         ", python3 (>= ${Python_VERSION_MAJOR}.${Python_VERSION_MINOR}), "
+         "python3 (<< ${Python_VERSION_MAJOR}.${SPILLWAY_PYTHON_NEXT_MINOR}), python3-pandas")
+endif()
 include(CPack)

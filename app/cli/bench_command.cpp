@@ -11,6 +11,7 @@
 #include "app/cli/layout_bench.h"
 #include "app/cli/sim_bench.h"
 #include "app/cli/snapshot_bench.h"
+#include "app/cli/sweep_bench.h"
 
 #include "core/io/base/file_text.h"
 #include "core/io/base/json_dump.h"
@@ -101,6 +102,26 @@ int importBench(const State& state, nlohmann::ordered_json& out) {
     return sink == static_cast<std::size_t>(-1) ? kExitBadInput : kExitOk;
 }
 
+// `bench sweep`: design-sweep cells/s/core per policy, and sharding + merging a 100k-cell sweep.
+CLI::App* addSweepBenchCommand(CLI::App& cmd, SweepBenchOptions& sweep) {
+    auto* sweepCmd = cmd.add_subcommand("sweep", "Design-sweep throughput (cells/s/core for every policy on BERT "
+                                                  "batch 256 and ViT batch 1280) and the cost of sharding and "
+                                                  "merging a 100k-cell sweep (sweep_bench.h)");
+    sweep.tinyProfile = std::string(SPILLWAY_SOURCE_DIR) + "/tests/fixtures/profiles/tiny-mlp.profile.json";
+    sweepCmd->add_option("--workload", sweep.workloads, "Profiles for the throughput rows (repeatable)")
+        ->allow_extra_args(false)->capture_default_str();
+    sweepCmd->add_option("--policies", sweep.policies, "Policies (default: every planner)")
+        ->delimiter(',')->allow_extra_args(false);
+    sweepCmd->add_option("--cells-per-policy", sweep.cellsPerPolicy, "GPU capacities per workload and policy")
+        ->check(CLI::Range(1, 1000))->capture_default_str();
+    sweepCmd->add_option("--overhead-cells", sweep.overheadCells, "Cells of the sharding and merging sweep")
+        ->check(CLI::Range(2, 10000000))->capture_default_str();
+    sweepCmd->add_option("--shards", sweep.shards, "Shards of that sweep")->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    sweepCmd->add_option("--threads", sweep.threads, "Threads (default: all cores)");
+    return sweepCmd;
+}
+
 }  // namespace
 
 CommandAction addBenchCommand(CLI::App& app) {
@@ -169,7 +190,18 @@ CommandAction addBenchCommand(CLI::App& app) {
         ->check(CLI::Range(1, 100))->capture_default_str();
     snapshotCmd->add_option("--python", snapshot->python, "The Python that runs pickle.load")->capture_default_str();
     addIterationArg(*snapshotCmd, *snapshotArgs);
-    return [state, layoutCmd, layout, snapshotCmd, snapshot, snapshotArgs]() {
+    auto sweep = std::make_shared<SweepBenchOptions>();
+    sweep->workloads = state->simWorkloads;
+    CLI::App* sweepCmd = addSweepBenchCommand(*cmd, *sweep);
+    return [state, layoutCmd, layout, snapshotCmd, snapshot, snapshotArgs, sweepCmd, sweep]() {
+        if (sweepCmd->parsed()) {
+            return runReportingErrors(state->json, [&]() {
+                const auto results = runSweepBench(*sweep);
+                if (state->json) std::cout << dumpJson(results, 2) << "\n";
+                else printSweepBench(results);
+                return kExitOk;
+            });
+        }
         if (snapshotCmd->parsed()) {
             return runReportingErrors(state->json, [&]() {
                 snapshot->iteration = snapshotArgs->options().iteration;

@@ -100,6 +100,11 @@ SqliteStatement& SqliteStatement::bindNull(int index) {
     return *this;
 }
 
+SqliteStatement& SqliteStatement::bindReal(int index, double value) {
+    db_.check(sqlite3_bind_double(stmt_, index, value), operation_);
+    return *this;
+}
+
 SqliteStatement& SqliteStatement::bind(int index, std::optional<std::int64_t> value) {
     return value ? bind(index, *value) : bindNull(index);
 }

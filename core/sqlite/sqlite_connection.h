@@ -58,6 +58,8 @@ public:
     SqliteStatement& bind(int index, const std::vector<std::uint8_t>& blob);
     SqliteStatement& bindNull(int index);
     SqliteStatement& bind(int index, std::optional<std::int64_t> value);
+    // Not an overload of bind: bind(1, 0) would be ambiguous between int64 and double.
+    SqliteStatement& bindReal(int index, double value);
 
     // true while a row is available; false when done.
     bool step();

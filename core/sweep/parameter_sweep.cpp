@@ -1,6 +1,5 @@
 #include "core/sweep/parameter_sweep.h"
 
-#include "core/policy/planner.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/sim/simulator.h"
 
@@ -48,27 +47,12 @@ SweepResult runGrid(SweepSpec spec, const std::vector<SweepPoint>& points, const
         const Profile& profile = *points[v].profile;
         const HardwareConfig& machine = points[v].machine;
         SweepCell& cell = result.cells[i];
-        cell.value = s.values[v];
-        cell.policy = s.policies[p];
         try {
-            const Plan plan = makePlan(cell.policy, profile, machine);
-            SimulationOptions simOptions;
-            simOptions.recordTensorResidency = false;  // a sweep keeps the numbers, not the series
-            simOptions.recordResidencySamples = false;
-            simOptions.recordTransfers = false;
-            simOptions.cancel = options.cancel;
-            const SimulationResult r = simulate(profile, plan, machine, simOptions);
-            if (!r.cannotRun.empty()) throw std::runtime_error("cannot run: " + r.cannotRun);
-            cell.ok = true;
-            cell.iterationTime = r.iterationTime;
-            cell.totals = r.totals;
-            for (Bytes b : r.traffic) cell.trafficBytes += b;
-            cell.peakGpuBytes = r.peakGpuBytes;
+            cell = simulateSweepCell(profile, s.policies[p], machine, options.cancel);
         } catch (const SimulationCancelled&) {
             return;
-        } catch (const std::exception& e) {
-            cell.error = e.what();
         }
+        cell.value = s.values[v];
         if (options.progress) {
             std::lock_guard lock(progressMutex);
             options.progress(++done, total);

@@ -6,8 +6,8 @@
 // hardware key (runSweep: one profile, one machine per value) or the batch size (runBatchSweep:
 // one profile per batch, core/sweep/batch_profiles.h, all on the same machine).
 #include "core/hardware/hardware.h"
+#include "core/sweep/cell_simulation.h"
 #include "core/sweep/batch_profiles.h"
-#include "core/sim/sim_result.h"
 #include "core/trace/profile.h"
 
 #include <atomic>
@@ -28,17 +28,6 @@ struct SweepSpec {
     std::vector<std::string> policies;
     std::vector<std::string> profileSources;  // batch sweeps: where each value's profile came from
     bool sweepsBatch() const { return parameter == kBatchSweepParameter; }
-};
-
-struct SweepCell {
-    std::string value;
-    std::string policy;
-    bool ok = false;
-    std::string error;                 // why the cell did not run
-    Nanoseconds iterationTime = 0;
-    StallTotals totals;
-    Bytes trafficBytes = 0;            // all links, both directions
-    Bytes peakGpuBytes = 0;
 };
 
 struct SweepResult {

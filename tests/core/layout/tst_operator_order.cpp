@@ -57,6 +57,19 @@ Profile figure2Profile() {
     return b.profile;
 }
 
+// The GPT-2 generator at toy size: two layers, AdamW, `microBatches` accumulating gradients.
+Profile smallTransformer(int microBatches) {
+    TransformerConfig config;
+    config.layers = 2;
+    config.hidden = 64;
+    config.heads = 4;
+    config.sequence = 32;
+    config.maxPositions = 32;
+    config.vocab = 100;
+    config.microBatches = microBatches;
+    return transformerTrainingGraph(config);
+}
+
 void checkResult(const Profile& profile, const OrderResult& result) {
     std::string why;
     QVERIFY2(isTopologicalOrder(DependencyGraph::derive(profile), result.order, &why), why.c_str());
@@ -113,14 +126,7 @@ private slots:
     void bothActivationEstimatesGiveValidOrders() {
         // The scheduler's is_alive per operator (the paper's, the default) and per segment: both
         // orders valid and no worse than the program's on the small transformer with AdamW.
-        TransformerConfig config;
-        config.layers = 2;
-        config.hidden = 64;
-        config.heads = 4;
-        config.sequence = 32;
-        config.maxPositions = 32;
-        config.vocab = 100;
-        const Profile profile = transformerTrainingGraph(config);
+        const Profile profile = smallTransformer(1);
         OrderOptions perSegment;
         perSegment.activationLiveness = ActivationLiveness::Segment;
         QVERIFY(OrderOptions{}.activationLiveness == ActivationLiveness::Operator);
@@ -258,15 +264,7 @@ private slots:
         // The GPT-2 generator at toy size (the full GPT-2 XL run is in bench_layout_order): two
         // micro-batches accumulating gradients, AdamW with clipping. roam must stay valid and
         // no worse than either baseline; every weight-update kernel is set aside and scheduled.
-        TransformerConfig config;
-        config.layers = 2;
-        config.hidden = 64;
-        config.heads = 4;
-        config.sequence = 32;
-        config.maxPositions = 32;
-        config.vocab = 100;
-        config.microBatches = 2;
-        const Profile profile = transformerTrainingGraph(config);
+        const Profile profile = smallTransformer(2);
         const OrderResult program = programOrder(profile), lescea = lesceaOrder(profile), roam = roamOrder(profile);
         checkResult(profile, program);
         checkResult(profile, lescea);
