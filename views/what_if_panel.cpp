@@ -10,6 +10,8 @@
 #include <QFileInfo>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 
@@ -52,11 +54,12 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
         policy_->setItemData(policy_->count() - 1, toQString(p.description), Qt::ToolTipRole);
         for (const PlanModifierInfo& m : planModifiers()) policy_->addItem(toQString(p.id + "+" + m.id));
     }
-    gpu_ = spin(this, "gpuBox", 4096, 2, tr(" GiB"), tr("GPU memory available to the profile"));
-    host_ = spin(this, "hostBox", 65536, 1, tr(" GiB"), tr("Host memory for evicted data (0 = SSD only)"));
-    ssd_ = spin(this, "ssdBox", 1000, 2, tr(" GB/s"), tr("SSD bandwidth, every SSD link"));
-    pcie_ = spin(this, "pcieBox", 1000, 2, tr(" GB/s"), tr("Host<->GPU bandwidth, each direction"));
-    fault_ = spin(this, "faultBox", 100000, 1, tr(" µs"), tr("Fault handling latency per batch"));
+    // Enough digits to show a preset's value as it is: 1 MiB steps of memory, 1 MB/s of bandwidth.
+    gpu_ = spin(this, "gpuBox", 4096, 3, tr(" GiB"), tr("GPU memory available to the profile"));
+    host_ = spin(this, "hostBox", 65536, 3, tr(" GiB"), tr("Host memory for evicted data (0 = SSD only)"));
+    ssd_ = spin(this, "ssdBox", 1000, 3, tr(" GB/s"), tr("SSD bandwidth, every SSD link"));
+    pcie_ = spin(this, "pcieBox", 1000, 3, tr(" GB/s"), tr("Host<->GPU bandwidth, each direction"));
+    fault_ = spin(this, "faultBox", 100000, 3, tr(" µs"), tr("Fault handling latency per batch"));
     batch_ = new QSpinBox(this);
     batch_->setObjectName("faultBatchBox");
     batch_->setRange(1, 1 << 20);
@@ -84,15 +87,62 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("P&olicy"), policy_);
     form->addRow(tr("O&rder"), order_);
     form->addRow(tr("Pl&acement"), placement_);
+    buildButtons(form);
     connect(preset_, &QComboBox::currentIndexChanged, this, &WhatIfPanel::machinePicked);
     for (QComboBox* box : {policy_, order_, placement_})
         connect(box, &QComboBox::currentTextChanged, this, &WhatIfPanel::emitChange);
-    connect(batch_, &QSpinBox::valueChanged, this, &WhatIfPanel::emitChange);
-    for (QDoubleSpinBox* box : {gpu_, host_, ssd_, pcie_, fault_})
-        connect(box, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::emitChange);
+    connect(batch_, &QSpinBox::valueChanged, this, [this](int v) { boxEdited(&WhatIfSettings::faultBatchPages, v, 1); });
+    const std::pair<QDoubleSpinBox*, std::pair<qint64 WhatIfSettings::*, double>> fields[] = {
+        {gpu_, {&WhatIfSettings::gpuBytes, kGiB}},
+        {host_, {&WhatIfSettings::hostBytes, kGiB}},
+        {ssd_, {&WhatIfSettings::ssdBytesPerSecond, kGBps}},
+        {pcie_, {&WhatIfSettings::pcieBytesPerSecond, kGBps}},
+        {fault_, {&WhatIfSettings::faultLatencyNs, 1000.0}}};
+    for (const auto& [box, field] : fields)
+        connect(box, &QDoubleSpinBox::valueChanged, this,
+                [this, f = field](double v) { boxEdited(f.first, v, f.second); });
     quiet_ = true;
     loadPreset(machineAt(0));
     quiet_ = false;
+    emitted_ = settings();
+}
+
+void WhatIfPanel::buildButtons(QFormLayout* form) {
+    auto* reset = new QPushButton(tr("&Reset"), this);
+    reset->setObjectName("resetWhatIfButton");
+    reset->setToolTip(tr("Back to the machine's own values (the policy and the layout methods stay)"));
+    undo_ = new QPushButton(tr("&Undo"), this);
+    undo_->setObjectName("undoWhatIfButton");
+    undo_->setToolTip(tr("The settings before the last change"));
+    undo_->setEnabled(false);
+    auto* row = new QHBoxLayout;
+    row->addWidget(reset);
+    row->addWidget(undo_);
+    form->addRow(row);
+    connect(reset, &QPushButton::clicked, this, &WhatIfPanel::resetToMachine);
+    connect(undo_, &QPushButton::clicked, this, &WhatIfPanel::undo);
+}
+
+void WhatIfPanel::boxEdited(qint64 WhatIfSettings::*field, double value, double unit) {
+    if (quiet_) return;  // a value shown, not typed
+    exact_.*field = std::llround(value * unit);
+    emitChange();
+}
+
+void WhatIfPanel::resetToMachine() {
+    loadPreset(machineAt(current_));
+    emitChange();
+}
+
+bool WhatIfPanel::undo() {
+    if (history_.empty()) return false;
+    const WhatIfSettings previous = history_.back();
+    history_.pop_back();
+    setSettings(previous);
+    emitted_ = previous;
+    undo_->setEnabled(canUndo());
+    emit settingsChanged(previous);
+    return true;
 }
 
 QString WhatIfPanel::machineAt(int index) const {
@@ -131,27 +181,31 @@ bool WhatIfPanel::addMachineFile(const QString& path, QString* error) {
 void WhatIfPanel::loadPreset(const QString& id) {
     if (id.isEmpty()) return;
     const HardwareConfig hw = loadHardware(id.toStdString());
+    exact_.gpuBytes = hw.gpuCapacity;
+    exact_.hostBytes = hw.hostCapacity;
+    exact_.ssdBytesPerSecond = std::llround(hw.ssdToGpu.bytesPerSecond);
+    exact_.pcieBytesPerSecond = std::llround(hw.hostToGpu.bytesPerSecond);
+    exact_.faultLatencyNs = hw.faultLatency;
+    exact_.faultBatchPages = std::min<std::int64_t>(hw.faultBatchPages, batch_->maximum());
+    showValues();
+}
+
+void WhatIfPanel::showValues() {
     const bool wasQuiet = quiet_;
     quiet_ = true;
-    gpu_->setValue(double(hw.gpuCapacity) / kGiB);
-    host_->setValue(double(hw.hostCapacity) / kGiB);
-    ssd_->setValue(double(hw.ssdToGpu.bytesPerSecond) / kGBps);
-    pcie_->setValue(double(hw.hostToGpu.bytesPerSecond) / kGBps);
-    fault_->setValue(double(hw.faultLatency) / 1000.0);
-    batch_->setValue(int(std::min<std::int64_t>(hw.faultBatchPages, batch_->maximum())));
+    gpu_->setValue(double(exact_.gpuBytes) / kGiB);
+    host_->setValue(double(exact_.hostBytes) / kGiB);
+    ssd_->setValue(double(exact_.ssdBytesPerSecond) / kGBps);
+    pcie_->setValue(double(exact_.pcieBytesPerSecond) / kGBps);
+    fault_->setValue(double(exact_.faultLatencyNs) / 1000.0);
+    if (exact_.faultBatchPages > 0) batch_->setValue(int(std::min<qint64>(exact_.faultBatchPages, batch_->maximum())));
     quiet_ = wasQuiet;
 }
 
 WhatIfSettings WhatIfPanel::settings() const {
-    WhatIfSettings s;
+    WhatIfSettings s = exact_;
     s.preset = machineAt(preset_->currentIndex());
     s.policy = policy_->currentText();
-    s.gpuBytes = std::llround(gpu_->value() * kGiB);
-    s.hostBytes = std::llround(host_->value() * kGiB);
-    s.ssdBytesPerSecond = std::llround(ssd_->value() * kGBps);
-    s.pcieBytesPerSecond = std::llround(pcie_->value() * kGBps);
-    s.faultLatencyNs = std::llround(fault_->value() * 1000.0);
-    s.faultBatchPages = batch_->value();
     s.order = order_->currentText();
     s.placement = placement_->currentText();
     return s;
@@ -164,15 +218,14 @@ void WhatIfPanel::setSettings(const WhatIfSettings& s) {
         current_ = i;
     }
     policy_->setCurrentText(s.policy);
-    gpu_->setValue(double(s.gpuBytes) / kGiB);
-    host_->setValue(double(s.hostBytes) / kGiB);
-    ssd_->setValue(double(s.ssdBytesPerSecond) / kGBps);
-    pcie_->setValue(double(s.pcieBytesPerSecond) / kGBps);
-    fault_->setValue(double(s.faultLatencyNs) / 1000.0);
-    if (s.faultBatchPages > 0) batch_->setValue(int(std::min<qint64>(s.faultBatchPages, batch_->maximum())));
+    const qint64 batch = exact_.faultBatchPages;
+    exact_ = s;
+    if (s.faultBatchPages <= 0) exact_.faultBatchPages = batch;  // 0: the machine's (older saved states)
+    showValues();
     if (order_->findText(s.order) >= 0) order_->setCurrentText(s.order);
     if (placement_->findText(s.placement) >= 0) placement_->setCurrentText(s.placement);
     quiet_ = false;
+    emitted_ = settings();  // shown, not changed: nothing to undo
 }
 
 int WhatIfPanel::indexOfMachine(const QString& id) const {
@@ -190,10 +243,17 @@ void WhatIfPanel::selectPreset(const QString& id) {
     current_ = i;
     loadPreset(id);
     quiet_ = false;
+    emitted_ = settings();
 }
 
 void WhatIfPanel::emitChange() {
-    if (!quiet_) emit settingsChanged(settings());
+    if (quiet_) return;
+    const WhatIfSettings now = settings();
+    if (now == emitted_) return;
+    history_.push_back(emitted_);
+    emitted_ = now;
+    undo_->setEnabled(true);
+    emit settingsChanged(now);
 }
 
 }  // namespace spillway::views

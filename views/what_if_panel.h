@@ -1,7 +1,12 @@
 #pragma once
 // The what-if panel: the machine (preset, GPU and host memory, SSD and PCIe bandwidth, fault
-// latency and batch), the migration policy, and the order and placement methods of the layout. Every change emits the whole new setting at once; picking
-// a preset resets the values to the preset's. It only edits settings: the app simulates them.
+// latency and batch), the migration policy, and the order and placement methods of the layout.
+// Every change emits the whole new setting at once; picking a preset resets the values to the
+// preset's. The values are kept exactly (bytes, bytes per second, nanoseconds) until the user
+// edits one: the boxes show them rounded, and only the edited one takes the box's value, so an
+// untouched PCIe of 15.754 GB/s stays 15,754,000,000 bytes/s and a run or an exported plan equals
+// the CLI's on the same --set. "Reset" goes back to the machine's values; "Undo" steps back
+// through the changes. It only edits settings: the app simulates them.
 #include "views/what_if_settings.h"
 
 #include <QWidget>
@@ -35,6 +40,13 @@ public:
     QSpinBox* faultBatchBox() const { return batch_; }
     QComboBox* orderBox() const { return order_; }
     QComboBox* placementBox() const { return placement_; }
+    QDoubleSpinBox* pcieBox() const { return pcie_; }
+
+    // The machine's own values again (the policy and layout methods stay); emits the change.
+    void resetToMachine();
+    // The settings before the last change, emitted; false when there is none.
+    bool undo();
+    bool canUndo() const { return !history_.empty(); }
 
 signals:
     void settingsChanged(const spillway::views::WhatIfSettings& settings);
@@ -49,6 +61,10 @@ private:
     int indexOfMachine(const QString& id) const;  // -1 when not in the list
     void machinePicked(int index);
     void emitChange();
+    // A box the user edited: its field takes the box's value in `unit`s.
+    void boxEdited(qint64 WhatIfSettings::*field, double value, double unit);
+    void showValues();
+    void buildButtons(class QFormLayout* form);
 
     QComboBox* preset_;
     QComboBox* policy_;
@@ -60,8 +76,12 @@ private:
     QSpinBox* batch_;        // pages per fault batch
     QComboBox* order_;
     QComboBox* placement_;
+    class QPushButton* undo_ = nullptr;
     bool quiet_ = false;
     int current_ = 0;  // the machine shown, so "Machine file…" can go back to it
+    WhatIfSettings exact_;                  // what settings() returns; the boxes show it rounded
+    WhatIfSettings emitted_;                // the last settings emitted (or shown), for undo
+    std::vector<WhatIfSettings> history_;  // settings before each change, oldest first
 };
 
 }  // namespace spillway::views

@@ -57,6 +57,7 @@ LessonPlayer* installLessonPlayer(LessonStage* stage) {
     dock->setWidget(player);
     window->addDockWidget(Qt::RightDockWidgetArea, dock);
     dock->hide();
+    QObject::connect(player, &LessonPlayer::lessonClosed, dock, &QDockWidget::hide);
     QObject::connect(player, &LessonPlayer::lessonFailed, window,
                      [window](const QString& message) { showLessonError(window, message); });
 

@@ -117,6 +117,11 @@ LessonPlayer::LessonPlayer(LessonStage* stage, QWidget* parent) : QWidget(parent
     next_->setObjectName("lessonNext");
     connect(back_, &QPushButton::clicked, this, &LessonPlayer::back);
     connect(next_, &QPushButton::clicked, this, &LessonPlayer::next);
+    end_ = new QPushButton(tr("&End lesson"), this);
+    end_->setObjectName("lessonEnd");
+    end_->setToolTip(tr("Close the lesson and go back to your own what-if settings"));
+    end_->setEnabled(false);
+    connect(end_, &QPushButton::clicked, this, [this] { closeLesson(true); });
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(back_);
@@ -124,6 +129,7 @@ LessonPlayer::LessonPlayer(LessonStage* stage, QWidget* parent) : QWidget(parent
     buttons->addWidget(counter_);
     buttons->addStretch();
     buttons->addWidget(next_);
+    buttons->addWidget(end_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(lessonTitle_);
     layout->addWidget(stepTitle_);
@@ -177,9 +183,32 @@ bool LessonPlayer::openLesson(const QString& path, QString* error) {
         if (error) *error = QString::fromLocal8Bit(e.what());
         return false;
     }
+    if (!end_->isEnabled()) userSettings_ = stage_->whatIfSettings();  // not when one lesson follows another
     step_ = -1;
+    end_->setEnabled(true);
     goToStep(0);
     return true;
+}
+
+void LessonPlayer::closeLesson(bool rerun) {
+    if (!lesson_) return;
+    comparisons_.cancel();
+    layoutJob_.cancel();
+    lesson_.reset();
+    step_ = -1;
+    compared_.clear();
+    layouts_.clear();
+    runSummary_->clear();
+    figureCaption_->hide();
+    figure_->hide();
+    waitingForRun_ = waitingForProfile_ = false;
+    partsPending_ = 0;
+    end_->setEnabled(false);
+    updateText();
+    stage_->showStallRuns({});
+    if (rerun) stage_->applyWhatIf(userSettings_);
+    else stage_->restoreWhatIf(userSettings_);
+    emit lessonClosed();
 }
 
 void LessonPlayer::goToStep(int step) {

@@ -9,6 +9,7 @@
 #include "core/lesson/lesson.h"
 #include "views/offset_map_widget.h"
 #include "views/run_view_data.h"
+#include "views/what_if_settings.h"
 
 #include <QWidget>
 
@@ -50,6 +51,11 @@ public:
     void goToStep(int step);
     void next() { goToStep(step_ + 1); }
     void back() { goToStep(step_ - 1); }
+    // Ends the lesson: its jobs stop, the panel says no lesson, and the what-if settings the user
+    // had before it are put back (quietly when `rerun` is false: a profile is about to open and
+    // will run on them; otherwise the shown profile runs again). A lesson's settings never carry
+    // over to what the user does next (issue 20). Emits lessonClosed; nothing when none is open.
+    void closeLesson(bool rerun);
 
     // What the current step shows beside the main run.
     const std::vector<std::shared_ptr<const views::RunViewData>>& comparedRuns() const { return compared_; }
@@ -67,6 +73,7 @@ public:
 signals:
     void stepReady(int step);
     void lessonFailed(const QString& message);
+    void lessonClosed();
 
 private:
     void applyStep();
@@ -83,6 +90,8 @@ private:
 
     LessonStage* stage_;
     std::optional<Lesson> lesson_;
+    views::WhatIfSettings userSettings_;  // the what-if settings before the lesson began
+    QPushButton* end_ = nullptr;
     int step_ = -1;
     // A step's runs and layouts come from workers; those of an earlier step are dropped.
     LatestJob<std::vector<std::shared_ptr<const views::RunViewData>>> comparisons_{this};

@@ -61,6 +61,8 @@ public:
     virtual void selectWhatIfPreset(const QString& preset) = 0;
     // Sets the What-if dock as if the user had changed it: the window simulates again (runShown).
     virtual void applyWhatIf(const views::WhatIfSettings& settings) = 0;
+    // Puts these settings on the what-if panel without running them (a profile is about to open).
+    virtual void restoreWhatIf(const views::WhatIfSettings& settings) = 0;
     // The Offsets tab's order and placement; an empty name keeps the one shown.
     virtual void setLayoutMethods(const QString& order, const QString& placement) = 0;
     // The Stalls view shows these runs side by side until the next run is shown.

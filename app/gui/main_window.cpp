@@ -1,6 +1,8 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/compare_page.h"
+#include "app/gui/keep_profile_banner.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/run_failure_banner.h"
 #include "app/gui/measured_page.h"
 #include "app/gui/export_actions.h"
@@ -194,6 +196,8 @@ void MainWindow::createCentralArea() {
     column->setSpacing(0);
     failureBanner_ = new RunFailureBanner(central);
     column->addWidget(failureBanner_);
+    keepBanner_ = new KeepProfileBanner(central);
+    column->addWidget(keepBanner_);
     column->addWidget(tabs_, 1);
     setCentralWidget(central);
 }
@@ -432,6 +436,8 @@ void MainWindow::chooseFolder() {
 }
 
 void MainWindow::openProfile(const QString& path, std::int64_t iteration) {
+    // The user opens something else: a lesson in progress ends, and its settings go with it.
+    if (lessonPlayer_ && lessonPlayer_->hasLesson()) lessonPlayer_->closeLesson(false);
     // A workload of several jobs opens in the Jobs tab, whichever way it was opened.
     if (isWorkloadFile(toFsPath(path))) {
         openWorkload(path);

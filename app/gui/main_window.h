@@ -51,6 +51,7 @@ class PlayController;
 class ExportActions;
 class OffsetsPage;
 class RunFailureBanner;
+class KeepProfileBanner;
 class ComparePage;
 class MeasuredPage;
 class FindBar;
@@ -96,6 +97,7 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     views::WhatIfPanel* whatIfPanel() const { return whatIf_; }
     RunFailureBanner* failureBanner() const { return failureBanner_; }
+    KeepProfileBanner* keepProfileBanner() const { return keepBanner_; }
     views::ViewLink* viewLink() const override { return link_; }
     views::MemoryTimelineWidget* memoryTimeline() const { return timeline_; }
     views::StallBreakdownWidget* stallBreakdown() const { return stalls_; }
@@ -137,6 +139,7 @@ public:
     // with error dialogs on, a message box naming the file and the place) and changes nothing.
     void openMachineFile(const QString& path);
     void applyWhatIf(const views::WhatIfSettings& settings) override;
+    void restoreWhatIf(const views::WhatIfSettings& settings) override;
     void setLayoutMethods(const QString& order, const QString& placement) override;
     void showStallRuns(const std::vector<std::shared_ptr<const views::RunViewData>>& runs) override;
     int tabCount() const override;
@@ -246,6 +249,7 @@ private:
     views::TrafficWidget* traffic_ = nullptr;
     OffsetsPage* offsets_ = nullptr;
     RunFailureBanner* failureBanner_ = nullptr;
+    KeepProfileBanner* keepBanner_ = nullptr;
     qint64 pendingGpuOffer_ = 0;  // runNeedsGpu's, for the runFailed that follows it
     ComparePage* compare_ = nullptr;
     MeasuredPage* measured_ = nullptr;
@@ -289,6 +293,9 @@ private:
     void reportWorkspaceFailure(const QString& path, const QString& message);
     void forgetPreviousWorkspace(const QString& path);
     void storeOpenedProfile();
+    // A profile opened from a file: its workspace row when the same profile is there already,
+    // else the offer to keep it (keep_profile_banner.h); nothing is copied without asking.
+    void findOpenedProfileInWorkspace();
     void showStoredItem(qint64 profileId, qint64 runId);
     void showStoredOutcome(const StoredLoadOutcome& outcome, const QElapsedTimer& timer);
     void storeDuplicate(qint64 runId, const QString& sourceName, const views::WhatIfSettings& settings,

@@ -30,10 +30,11 @@ void MainWindow::selectWhatIfPreset(const QString& preset) { whatIf_->selectPres
 void MainWindow::applyWhatIf(const views::WhatIfSettings& settings) {
     whatIf_->setSettings(settings);
     // setSettings is quiet (it restores state); announce the change the way the panel does, so
-    // the window re-simulates. The spin boxes round to their decimals, so the announced settings
-    // are what the panel now shows.
+    // the window re-simulates. The panel keeps the values exactly, so this is `settings`.
     emit whatIf_->settingsChanged(whatIf_->settings());
 }
+
+void MainWindow::restoreWhatIf(const views::WhatIfSettings& settings) { whatIf_->setSettings(settings); }
 
 void MainWindow::setLayoutMethods(const QString& order, const QString& placement) {
     const LayoutRequest shown = offsets_->request();

@@ -3,6 +3,8 @@
 // changes, Edit > Undo/Redo, and the selection and tab restored on the next start.
 #include "app/gui/main_window.h"
 
+#include "app/gui/keep_profile_banner.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/simulation_runner.h"
 #include "app/gui/sweep_page.h"
 #include "app/gui/workspace_commands.h"
@@ -128,11 +130,13 @@ void MainWindow::createWorkspaceDock(const QString& workspacePath) {
         saveWorkspaceViewState();
     });
     connect(workspaceDock_, &WorkspaceDock::duplicateRequested, this, &MainWindow::duplicateRunWithChanges);
-    // A profile opened from a file goes into the workspace; a stored one still loading is stale.
+    // A profile opened from a file is found in the workspace or offered to it (never copied
+    // silently); a stored one still loading is stale.
     connect(this, &MainWindow::profileLoaded, this, [this] {
         storedLoad_.cancel();
-        storeOpenedProfile();
+        findOpenedProfileInWorkspace();
     });
+    connect(keepBanner_, &KeepProfileBanner::keepRequested, this, &MainWindow::storeOpenedProfile);
     // A live simulation replaced whatever stored run was shown.
     connect(runner_, &SimulationRunner::runReady, this, [this] { shownStoredRunId_ = 0; });
     // Context: the session, so nothing is written once it is gone (the window is closing).
@@ -227,7 +231,36 @@ void MainWindow::reportWorkspaceFailure(const QString& path, const QString& mess
     box->open();
 }
 
+void MainWindow::findOpenedProfileInWorkspace() {
+    keepBanner_->clear();
+    if (!workspace_->isOpen() || !data_) return;
+    currentProfileId_ = 0;
+    const auto data = data_;
+    workspace_->writer()->post(
+        [profile = data->profile](store::Workspace& ws) { return findStoredProfile(ws, *profile); },
+        workspace_,
+        [this, data, path = workspace_->path()](const WorkspaceJobResult& result) {
+            if (workspace_->path() != path || data_ != data) return;  // something else was opened meanwhile
+            if (!result.ok()) {
+                workspace_->reportError(result.error);
+                return;
+            }
+            if (result.id == 0) {
+                const QString name = QString::fromStdString(storedProfileName(*data->profile, currentPath_));
+                keepBanner_->offer(name, QFileInfo(currentPath_).size());
+                return;
+            }
+            currentProfileId_ = result.id;
+            workspaceDock_->setCurrentItem({Kind::Profile, result.id});
+            saveWorkspaceViewState();
+            statusBar()->showMessage(
+                tr("In the workspace as ‘%1’").arg(workspace_->model()->nameOf({Kind::Profile, result.id})), 8000);
+            emit profileStored(result.id);
+        });
+}
+
 void MainWindow::storeOpenedProfile() {
+    keepBanner_->clear();
     if (!workspace_->isOpen() || !data_) return;
     currentProfileId_ = 0;
     const auto data = data_;
@@ -295,6 +328,7 @@ void MainWindow::keepCurrentRun(const QString& name) {
             }
             workspace_->refresh();
             if (run_ == run) {
+                keepBanner_->clear();  // its profile is in the workspace now
                 shownStoredRunId_ = result.id;
                 currentProfileId_ = workspace_->model()->profileOf({Kind::Run, result.id});
                 workspaceDock_->setCurrentItem({Kind::Run, result.id});
@@ -320,6 +354,7 @@ void MainWindow::showStoredProfile(qint64 profileId) {
 
 void MainWindow::showStoredItem(qint64 profileId, qint64 runId) {
     if (!workspace_->isOpen()) return;
+    if (lessonPlayer_ && lessonPlayer_->hasLesson()) lessonPlayer_->closeLesson(false);
     statusBar()->showMessage(tr("Loading from the workspace…"));
     QElapsedTimer timer;
     timer.start();

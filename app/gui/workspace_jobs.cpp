@@ -60,12 +60,16 @@ ChangedRunOutcome simulateStoredWithChanges(const QString& workspacePath, store:
     return outcome;
 }
 
+store::RowId findStoredProfile(store::Workspace& workspace, const Profile& profile) {
+    const std::vector<store::RowId> same = workspace.findProfilesByHash(profileHash(profile));
+    return same.empty() ? store::RowId(0) : same.front();
+}
+
 store::RowId ensureProfileStored(store::Workspace& workspace, const Profile& profile, const std::string& name,
                                  bool* existed) {
-    const std::vector<store::RowId> same = workspace.findProfilesByHash(profileHash(profile));
-    if (existed) *existed = !same.empty();
-    if (!same.empty()) return same.front();
-    return workspace.addProfile(profile, name);
+    const store::RowId stored = findStoredProfile(workspace, profile);
+    if (existed) *existed = stored != 0;
+    return stored != 0 ? stored : workspace.addProfile(profile, name);
 }
 
 views::WhatIfSettings whatIfSettingsOf(const HardwareConfig& hw, const std::string& policy) {

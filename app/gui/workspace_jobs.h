@@ -46,6 +46,9 @@ ChangedRunOutcome simulateStoredWithChanges(const QString& workspacePath, store:
                                             std::shared_ptr<const views::ProfileViewData> openProfile,
                                             const views::WhatIfSettings& settings);
 
+// The live profile with the same hash, or 0 when the workspace has none.
+store::RowId findStoredProfile(store::Workspace& workspace, const Profile& profile);
+
 // The live profile with the same hash, else a new row named `name`. `existed` says which.
 store::RowId ensureProfileStored(store::Workspace& workspace, const Profile& profile, const std::string& name,
                                  bool* existed = nullptr);

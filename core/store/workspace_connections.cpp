@@ -37,6 +37,8 @@ std::unique_ptr<SqliteConnection> openForWriting(const std::string& file, Sqlite
     // saved one at a time, at human pace, so the extra fsync costs nothing noticeable).
     db->exec("PRAGMA synchronous = FULL", "setting synchronous = FULL");
     db->exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
+    // A WAL larger than this is cut back to it after each checkpoint (SQLite's default keeps it).
+    db->exec("PRAGMA journal_size_limit = 4194304", "limiting the WAL's size");
     return db;
 }
 
@@ -48,6 +50,10 @@ void useWal(SqliteConnection& db) {
     const auto mode = db.queryStrings("PRAGMA journal_mode = WAL", "switching to WAL journal mode");
     if (mode.size() != 1 || mode[0] != "wal")
         throw WorkspaceError(WorkspaceError::Reason::Sqlite, db.file(), "cannot switch to WAL journal mode");
+}
+
+void truncateWal(SqliteConnection& db) {
+    db.queryStrings("PRAGMA wal_checkpoint(TRUNCATE)", "checkpointing the WAL");
 }
 
 }  // namespace spillway::store

@@ -18,5 +18,10 @@ std::unique_ptr<SqliteConnection> openForWriting(const std::string& file, Sqlite
 // WAL journal mode; switches (which writes the header, so takes the write lock) only when the
 // file is not in WAL mode yet.
 void useWal(SqliteConnection& db);
+// After a large write (a profile, a run's result): the WAL's pages go into the file and the WAL
+// is cut back to nothing, so six opened profiles do not leave a WAL as large as the workspace.
+// Best effort: a reader holding an old snapshot makes SQLite stop early, and the next large write
+// tries again (journal_size_limit caps what stays meanwhile).
+void truncateWal(SqliteConnection& db);
 
 }  // namespace spillway::store

@@ -6,6 +6,7 @@
 #include "core/sqlite/sqlite_connection.h"
 #include "core/store/workspace.h"
 #include "core/store/workspace_clock.h"
+#include "core/store/workspace_connections.h"
 
 namespace spillway::store {
 
@@ -52,6 +53,7 @@ RowId Workspace::addProfile(const Profile& profile, const std::string& name) {
         .run();
     const RowId id = db().lastInsertId();
     tx.commit();
+    truncateWal(db());
     return id;
 }
 

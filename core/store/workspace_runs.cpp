@@ -1,6 +1,7 @@
 // Runs: the configuration (hardware and plan as JSON), key numbers as columns for listing and
 // comparing without decoding anything, and the full SimulationResult as CBOR in run_results.
 #include "core/io/base/import_error.h"
+#include "core/store/workspace_connections.h"
 #include "core/plan/plan_json.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/sim/sim_result_json.h"
@@ -82,6 +83,7 @@ RowId Workspace::addRun(RowId profileId, const std::string& name, const Hardware
         .bind(3, blob)
         .run();
     tx.commit();
+    truncateWal(db());
     return id;
 }
 

@@ -15,6 +15,7 @@
 #include "views/view_link.h"
 #include "views/what_if_panel.h"
 
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -144,6 +145,54 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 3, 30000);
         QCOMPARE(w.whatIfPanel()->settings(), first);
         checkStepShown(w, player);
+    }
+
+    void openingAnotherProfileEndsTheLessonAndItsSettings() {
+        // Issue 20: a lesson's what-if values (a GPU shrunk to 60% of the peak) no longer stick
+        // to the next profile, and the lesson dock does not stay with another profile's numbers.
+        MainWindow w;
+        w.setErrorDialogsEnabled(false);
+        QSignalSpy shown(&w, &MainWindow::runShown);
+        w.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
+        QVERIFY(shown.wait(30000));
+        const views::WhatIfSettings mine = w.whatIfPanel()->settings();
+        LessonPlayer& player = *w.lessonPlayer();
+        QSignalSpy ready(&player, &LessonPlayer::stepReady);
+        QSignalSpy closed(&player, &LessonPlayer::lessonClosed);
+        QVERIFY(player.openLesson(bundledLessons().first()));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, 30000);
+        player.goToStep(3);
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 2, 30000);
+        QVERIFY(w.whatIfPanel()->settings() != mine);
+        shown.clear();
+        w.openProfile(test::fixtureProfilePath("tiny-mlp.profile.json"));
+        QCOMPARE(closed.count(), 1);
+        QVERIFY(!player.hasLesson());
+        QCOMPARE(player.stepCount(), 0);
+        QCOMPARE(w.whatIfPanel()->settings(), mine);
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(w.currentRun()->hardware.gpuCapacity, Bytes(mine.gpuBytes));
+    }
+
+    void endLessonPutsTheUsersSettingsBackAndRunsThem() {
+        MainWindow w;
+        w.setErrorDialogsEnabled(false);
+        const views::WhatIfSettings mine = w.whatIfPanel()->settings();
+        LessonPlayer& player = *w.lessonPlayer();
+        QSignalSpy ready(&player, &LessonPlayer::stepReady);
+        QVERIFY(player.openLesson(bundledLessons().first()));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, 30000);
+        player.goToStep(3);
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 2, 30000);
+        QSignalSpy shown(&w, &MainWindow::runShown);
+        auto* end = player.findChild<QPushButton*>("lessonEnd");
+        QVERIFY(end && end->isEnabled());
+        end->click();
+        QVERIFY(!player.hasLesson());
+        QVERIFY(!end->isEnabled());
+        QCOMPARE(w.whatIfPanel()->settings().gpuBytes, mine.gpuBytes);
+        QVERIFY(shown.wait(30000));  // the lesson's profile runs again on the user's settings
+        QCOMPARE(w.currentRun()->hardware.gpuCapacity, Bytes(mine.gpuBytes));
     }
 
     void badLessonIsRefusedAndTheShownOneStays() {

@@ -2,6 +2,7 @@
 // become three points per policy, in batch order, drawn at the speedups and stall shares the
 // sweep computed; profiles stored in the open workspace can be swept the same way; a set with
 // the same batch twice is refused with a message naming the file, and nothing is drawn.
+#include "app/gui/keep_profile_banner.h"
 #include "app/gui/main_window.h"
 #include "app/gui/sweep_page.h"
 #include "app/gui/sweep_profile_list.h"
@@ -10,6 +11,8 @@
 #include "core/hardware/hardware_presets.h"
 #include "tests/app/app_fixtures.h"
 #include "tests/support/tiny_gpt.h"
+
+#include <QPushButton>
 #include "views/sweep_widget.h"
 #include "views/what_if_panel.h"
 
@@ -115,6 +118,9 @@ private slots:
         QSignalSpy stored(&window, &app::MainWindow::profileStored);
         for (const QString& path : {b1, b2}) {
             window.openProfileWith(path, {});
+            // Not copied silently: kept from the banner (issue 20).
+            QTRY_VERIFY_WITH_TIMEOUT(window.keepProfileBanner()->isVisibleTo(&window), 30000);
+            window.keepProfileBanner()->keepButton()->click();
             QVERIFY(stored.wait(30000));
         }
         app::SweepPage* page = window.sweepPage();

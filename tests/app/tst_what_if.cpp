@@ -2,6 +2,7 @@
 // the new result; a newer request supersedes an older one, so the views never show a stale
 // setting; a setting the simulator refuses is reported, not crashed on.
 #include "app/gui/main_window.h"
+#include "core/hardware/hardware_presets.h"
 #include "app/gui/offsets_page.h"
 #include "app/gui/simulation_runner.h"
 #include "app/gui/sweep_page.h"
@@ -150,6 +151,40 @@ private slots:
                  qPrintable(message));
         QCOMPARE(machines->count(), count);
         QCOMPARE(window.whatIfPanel()->settings().preset, file);
+    }
+
+    void valuesStayExactUntilEditedThenResetAndUndo() {
+        // G10's A100 has PCIe 3 at 15.754 GB/s; the box shows it rounded, the settings keep it
+        // exactly, and editing the GPU memory changes that field alone (issue 20).
+        views::WhatIfPanel panel;
+        panel.selectPreset("g10-a100");
+        const HardwareConfig machine = loadHardware("g10-a100");
+        QCOMPARE(panel.settings().pcieBytesPerSecond, qint64(std::llround(machine.hostToGpu.bytesPerSecond)));
+        QCOMPARE(panel.settings().gpuBytes, qint64(machine.gpuCapacity));
+        QCOMPARE(panel.settings().faultLatencyNs, qint64(machine.faultLatency));
+        QVERIFY(!panel.canUndo());
+        QSignalSpy changed(&panel, &views::WhatIfPanel::settingsChanged);
+        panel.gpuBox()->setValue(20.0);  // as typed: 20 GiB
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(panel.settings().gpuBytes, qint64(20) * 1024 * 1024 * 1024);
+        QCOMPARE(panel.settings().pcieBytesPerSecond, qint64(std::llround(machine.hostToGpu.bytesPerSecond)));
+        panel.pcieBox()->setValue(12.5);
+        QCOMPARE(panel.settings().pcieBytesPerSecond, qint64(12'500'000'000));
+        // Undo steps back one change at a time, each emitted.
+        QVERIFY(panel.undo());
+        QCOMPARE(panel.settings().pcieBytesPerSecond, qint64(std::llround(machine.hostToGpu.bytesPerSecond)));
+        QCOMPARE(panel.settings().gpuBytes, qint64(20) * 1024 * 1024 * 1024);
+        QVERIFY(panel.undo());
+        QCOMPARE(panel.settings().gpuBytes, qint64(machine.gpuCapacity));
+        QVERIFY(!panel.undo());
+        QCOMPARE(changed.count(), 4);
+        // Reset: the machine's values again, the policy kept.
+        panel.policyBox()->setCurrentText("most");
+        panel.gpuBox()->setValue(7.0);
+        panel.resetToMachine();
+        QCOMPARE(panel.settings().gpuBytes, qint64(machine.gpuCapacity));
+        QCOMPARE(panel.settings().policy, QString("most"));
+        QVERIFY(panel.canUndo());
     }
 
     void machineFileEntryAsksAndKeepsTheMachine() {

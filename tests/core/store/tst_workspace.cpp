@@ -28,6 +28,17 @@ WorkspaceError::Reason reasonOf(F&& f) {
     return WorkspaceError::Reason::Sqlite;  // "no error" is reported as a mismatch by QCOMPARE
 }
 
+// A step of several MB in the workspace: many tensors and kernels, different for each seed.
+Profile bigStep(int seed) {
+    ProfileBuilder b("big-" + std::to_string(seed));
+    for (int t = 0; t < 20000; ++t) b.tensor(t, "tensor-" + std::to_string(t) + "-" + std::to_string(seed), kMiB + t,
+                                           TensorKind::Activation, false);
+    for (int k = 0; k < 10000; ++k)
+        b.kernel(k, "kernel-with-a-long-name-" + std::to_string(k), KernelPhase::Forward, 1000 + k, {2 * k},
+                 {2 * k + 1});
+    return b.build();
+}
+
 std::vector<RowId> ids(const auto& rows) {
     std::vector<RowId> out;
     for (const auto& r : rows) out.push_back(r.id);
@@ -177,6 +188,26 @@ private slots:
         QCOMPARE(ws.loadRun(original).hardware.gpuCapacity, 24 * kMiB);
         QCOMPARE(reasonOf([&] { ws.duplicateRun(999, "x"); }), WorkspaceError::Reason::NotFound);
         QCOMPARE(reasonOf([&] { ws.replaceRun(999, hw, plan2, result2); }), WorkspaceError::Reason::NotFound);
+    }
+
+    void theWalDoesNotGrowWithEveryProfile() {
+        // Issue 20: six opened profiles left a 120 MB WAL beside a 128 MB workspace. After each
+        // large write the WAL is checkpointed and cut back (it was never larger than 4 MiB after).
+        QTemporaryDir dir;
+        const auto path = tempFile(dir, "w.spillway");
+        Workspace ws = Workspace::create(path);
+        std::filesystem::path wal = path;
+        wal += "-wal";
+        Bytes largest = 0;
+        for (int i = 0; i < 6; ++i) {
+            Profile p = bigStep(i);
+            ws.addProfile(p, "big " + std::to_string(i));
+            largest = std::max<Bytes>(largest, std::filesystem::exists(wal) ? Bytes(std::filesystem::file_size(wal)) : 0);
+        }
+        const Bytes file = Bytes(std::filesystem::file_size(path));
+        QVERIFY2(file > 6 * kMiB, "the profiles are large enough to matter");
+        QVERIFY2(largest <= 4 * kMiB, qPrintable(QString("WAL reached %1 bytes").arg(largest)));
+        QCOMPARE(ws.listProfiles().size(), size_t(6));
     }
 
     void viewStateAndDefaults() {
