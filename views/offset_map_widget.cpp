@@ -1,6 +1,8 @@
 #include "views/offset_map_widget.h"
 
+#include "views/axis_ticks.h"
 #include "views/format_units.h"
+#include "views/tier_colours.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -16,11 +18,16 @@ namespace {
 
 constexpr int kTitle = 34;   // two text lines above each panel
 constexpr int kMargin = 6;
+constexpr int kAddressAxis = 70;  // the address ticks, left of the first panel (one scale for all)
+constexpr int kTickAxis = 30;     // each panel's tick labels and the axis's name, below it
+constexpr int kLegend = 20;       // what the colours and lines mean, at the bottom
 
-// Long-lived buffers darker, so what stays at the bottom reads as a foundation.
+// Long-lived buffers darker, so what stays at the bottom reads as a foundation: `share` is the
+// part of the run a buffer lives (0 to 1). One hue: lightness alone carries it, for any reader.
+QColor lifetimeColour(double share) { return QColor::fromHsvF(0.58, 0.25 + 0.6 * share, 0.95 - 0.35 * share); }
+
 QColor bufferColour(const Buffer& b, std::int64_t span) {
-    const double share = span > 0 ? double(b.upper - b.lower) / double(span) : 0.0;
-    return QColor::fromHsvF(0.58, 0.25 + 0.6 * share, 0.95 - 0.35 * share);
+    return lifetimeColour(span > 0 ? double(b.upper - b.lower) / double(span) : 0.0);
 }
 
 }  // namespace
@@ -73,9 +80,75 @@ Bytes OffsetMapWidget::scaleTop() const {
 
 QRect OffsetMapWidget::panelRect(int panel) const {
     const int n = std::max(1, panelCount());
-    const int w = (width() - kMargin * (n + 1)) / n;
-    return QRect(kMargin + panel * (w + kMargin), kTitle, std::max(1, w), std::max(1, height() - kTitle - kMargin));
+    const int w = (width() - kAddressAxis - kMargin * n) / n;
+    return QRect(kAddressAxis + panel * (w + kMargin), kTitle, std::max(1, w),
+                 std::max(1, height() - kTitle - kTickAxis - kLegend));
 }
+
+std::vector<double> OffsetMapWidget::addressTicks() const {
+    return panels_.empty() ? std::vector<double>{} : niceTicks(0, double(scaleTop()), panelRect(0).height(), 40);
+}
+
+std::vector<double> OffsetMapWidget::tickTicks(int panel) const {
+    const Panel& p = panels_.at(size_t(panel));
+    return niceTicks(double(p.firstTick), double(p.endTick), panelRect(panel).width(), 70);
+}
+
+// Addresses on the left (bytes, with units), each panel's ticks below it with the axis's name.
+void OffsetMapWidget::paintAxes(QPainter& p) const {
+    p.setPen(palette().text().color());
+    const QRect first = panelRect(0);
+    for (double v : addressTicks()) {
+        const int y = pixelOf(0, panels_.front().firstTick, Bytes(v)).y();
+        p.drawLine(first.left() - 4, y, first.left(), y);
+        p.drawText(QRect(0, y - 8, first.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, formatBytes(Bytes(v)));
+    }
+    p.save();
+    p.translate(10, first.center().y());
+    p.rotate(-90);
+    p.drawText(QRect(-first.height() / 2, -8, first.height(), 16), Qt::AlignCenter, addressAxisTitle());
+    p.restore();
+    for (int i = 0; i < panelCount(); ++i) {
+        const QRect r = panelRect(i);
+        for (double v : tickTicks(i)) {
+            const int x = pixelOf(i, std::int64_t(std::llround(v)), 0).x();
+            p.drawLine(x, r.bottom(), x, r.bottom() + 4);
+            p.drawText(QRect(x - 30, r.bottom() + 4, 60, 12), Qt::AlignCenter, QString::number(v, 'f', 0));
+        }
+        p.drawText(QRect(r.left(), r.bottom() + 16, r.width(), 14), Qt::AlignCenter, tickAxisTitle());
+    }
+}
+
+// The colour scale and the lines, in words and samples.
+void OffsetMapWidget::paintLegend(QPainter& p) const {
+    const int top = height() - kLegend + 4, box = kLegend - 8;
+    int x = kAddressAxis;
+    auto entry = [&](const QString& name, auto sample) {
+        sample(QRect(x, top, box * 2, box));
+        x += box * 2 + 4;
+        p.setPen(palette().text().color());
+        const int w = p.fontMetrics().horizontalAdvance(name);
+        p.drawText(QRect(x, top - 2, w + 2, box + 4), Qt::AlignLeft | Qt::AlignVCenter, name);
+        x += w + 12;
+    };
+    entry(tr("short-lived → long-lived buffer"), [&](QRect r) {
+        p.fillRect(r.adjusted(0, 0, -r.width() / 2, 0), lifetimeColour(0.1));
+        p.fillRect(r.adjusted(r.width() / 2, 0, 0, 0), lifetimeColour(1.0));
+    });
+    entry(tr("step with the most live bytes"), [&](QRect r) {
+        p.setPen(QPen(QColor(200, 0, 0), 1, Qt::DotLine));
+        p.drawLine(r.center().x(), r.top(), r.center().x(), r.bottom());
+    });
+    entry(tr("arena top"), [&](QRect r) {
+        p.setPen(QPen(Qt::black, 1, Qt::DashLine));
+        p.drawLine(r.left(), r.center().y(), r.right(), r.center().y());
+    });
+    entry(tr("selected"), [&](QRect r) { drawSelectionFrame(p, r); });
+}
+
+QString OffsetMapWidget::addressAxisTitle() const { return tr("arena offset"); }
+
+QString OffsetMapWidget::tickAxisTitle() const { return tr("kernel (run order)"); }
 
 QPoint OffsetMapWidget::pixelOf(int panel, std::int64_t tick, Bytes offset) const {
     const Panel& p = panels_[size_t(panel)];
@@ -155,12 +228,10 @@ void OffsetMapWidget::paintEvent(QPaintEvent*) {
         p.setPen(QPen(QColor(200, 0, 0), 1, Qt::DotLine));
         const int peakX = pixelOf(i, panel.peakTick, 0).x();
         p.drawLine(peakX, r.top(), peakX, r.bottom());
-        if (outline) {
-            p.setPen(QPen(QColor(255, 200, 0), 2));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(outline->adjusted(-1, -1, 1, 1));
-        }
+        if (outline) drawSelectionFrame(p, outline->adjusted(-1, -1, 1, 1));
     }
+    paintAxes(p);
+    paintLegend(p);
 }
 
 QString OffsetMapWidget::toolTipAt(QPoint pixel) const {

@@ -1,7 +1,9 @@
 #pragma once
 // Offset map: the arena of a placement, address up against time (ticks of the run order) across,
 // one rectangle per buffer, free space left blank, the step with the most live bytes marked, and
-// the arena, lower bound and fragmentation written above. Several placements of one problem
+// the arena, lower bound and fragmentation written above, the address ticks (bytes) on the left,
+// the tick axis and its name under each panel, and a legend of the colours and lines below; the
+// selected tensor is framed black around white (tier_colours.h). Several placements of one problem
 // draw side by side on the same address scale so they compare at a glance. Clicking a buffer
 // that stands for a tensor selects it on the ViewLink; the selected tensor is outlined.
 #include "core/layout/allocation_problem.h"
@@ -36,6 +38,11 @@ public:
     std::optional<size_t> bufferAt(int panel, QPoint pixel) const;
     QPoint pixelOf(int panel, std::int64_t tick, Bytes offset) const;
     QString toolTipAt(QPoint pixel) const;
+    // The axes as drawn: address ticks (bytes) on the shared scale, a panel's tick ticks, the names.
+    std::vector<double> addressTicks() const;
+    std::vector<double> tickTicks(int panel) const;
+    QString addressAxisTitle() const;
+    QString tickAxisTitle() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -51,6 +58,8 @@ private:
         std::int64_t peakTick = 0;
     };
     int panelAt(QPoint pixel) const;
+    void paintAxes(class QPainter& p) const;
+    void paintLegend(class QPainter& p) const;
     Bytes scaleTop() const;  // the address shared by every panel's top edge
 
     ViewLink* link_;

@@ -1,6 +1,8 @@
 #include "views/tensor_gantt_widget.h"
 
+#include "views/axis_ticks.h"
 #include "views/format_units.h"
+#include "views/tier_colours.h"
 #include "views/time_window.h"
 
 #include <QHelpEvent>
@@ -16,7 +18,8 @@ namespace spillway::views {
 
 namespace {
 
-constexpr int kHeader = 18;        // pixels above the chart for the axis labels
+constexpr int kHeader = 22;        // pixels above the chart: tick labels and marks
+constexpr int kLegend = 20;        // pixels below it: the tier colours and the axis's name
 constexpr double kMaxRowHeight = 14.0;
 
 }  // namespace
@@ -109,7 +112,7 @@ int TensorGanttWidget::rowOfTensor(std::int64_t tensorPos) const {
 }
 
 QRect TensorGanttWidget::chartRect() const {
-    return QRect(0, kHeader, width(), std::max(1, height() - kHeader));
+    return QRect(0, kHeader, width(), std::max(1, height() - kHeader - kLegend));
 }
 
 // Every row that passes the filters is on screen: rows are up to kMaxRowHeight pixels high, and
@@ -191,17 +194,55 @@ int TensorGanttWidget::rowAtY(int y) const {
     return row < rowCount() ? row : -1;
 }
 
-QColor TensorGanttWidget::colourOf(Residence where) {
-    switch (where) {
-    case Residence::Gpu: return QColor(44, 160, 44);
-    case Residence::Host: return QColor(31, 119, 180);
-    case Residence::Ssd: return QColor(188, 189, 34);
-    case Residence::InFlight: return QColor(255, 127, 14);
-    case Residence::Absent: return QColor();
-    case Residence::Discarded: return QColor(150, 150, 150);  // grey: dropped by a discard, no copy anywhere
-    }
-    return QColor();
+QColor TensorGanttWidget::colourOf(Residence where) { return tierColour(where); }
+
+QString TensorGanttWidget::axisLabel(double value) const {
+    return axis_ == Axis::Time ? formatDuration(static_cast<std::int64_t>(std::llround(value)))
+                               : QString::number(value, 'f', 0);
 }
+
+QString TensorGanttWidget::axisTitle() const {
+    return axis_ == Axis::Time ? tr("time since the iteration start") : tr("kernel (run order)");
+}
+
+std::vector<double> TensorGanttWidget::axisTicks() const {
+    return niceTicks(viewFrom_, viewTo_, chartRect().width(), 110);
+}
+
+// Ticks with their labels (units included) above the chart.
+void TensorGanttWidget::paintAxis(QPainter& p) const {
+    const QRect chart = chartRect();
+    p.setPen(palette().text().color());
+    for (double v : axisTicks()) {
+        const int x = xOf(v);
+        p.drawLine(x, kHeader - 5, x, kHeader - 1);
+        const QString text = axisLabel(v);
+        const int w = p.fontMetrics().horizontalAdvance(text) + 4;
+        const int left = std::clamp(x - w / 2, chart.left(), chart.right() - w);
+        p.drawText(QRect(left, 0, w, kHeader - 5), Qt::AlignCenter, text);
+    }
+}
+
+// Below the chart: a swatch per tier, the selection's frame, and what the axis measures.
+void TensorGanttWidget::paintLegend(QPainter& p) const {
+    const int top = height() - kLegend + 4, box = kLegend - 8;
+    int x = 4;
+    auto swatch = [&](const QString& name, auto drawBox) {
+        drawBox(QRect(x, top, box, box));
+        x += box + 4;
+        p.setPen(palette().text().color());
+        const int w = p.fontMetrics().horizontalAdvance(name);
+        p.drawText(QRect(x, top - 2, w + 2, box + 4), Qt::AlignLeft | Qt::AlignVCenter, name);
+        x += w + 12;
+    };
+    for (Residence where : legendTiers())
+        swatch(tierName(where), [&](QRect r) { p.fillRect(r, tierColour(where)); });
+    swatch(tr("selected"), [&](QRect r) { drawSelectionFrame(p, r); });
+    p.setPen(palette().text().color());
+    p.drawText(QRect(x, top - 2, std::max(0, width() - x - 4), box + 4), Qt::AlignRight | Qt::AlignVCenter,
+               tr("x: %1").arg(axisTitle()));
+}
+
 
 void TensorGanttWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
@@ -213,13 +254,8 @@ void TensorGanttWidget::paintEvent(QPaintEvent*) {
         p.drawText(chart, Qt::AlignCenter, run_ ? tr("No tensor matches the filter") : tr("No run"));
         return;
     }
-    auto label = [&](double v) {
-        return axis_ == Axis::Time ? formatDuration(static_cast<std::int64_t>(std::llround(v)))
-                                   : tr("kernel %1").arg(v, 0, 'f', 1);
-    };
-    p.drawText(QRect(chart.left() + 2, 0, chart.width() / 2, kHeader), Qt::AlignLeft | Qt::AlignVCenter, label(viewFrom_));
-    p.drawText(QRect(chart.center().x(), 0, chart.width() / 2 - 2, kHeader), Qt::AlignRight | Qt::AlignVCenter,
-               label(viewTo_));
+    paintAxis(p);
+    paintLegend(p);
     const auto& tensors = run_->profile->profile->tensors;
     const auto& residency = run_->result.tensorResidency;
     const double perPixel = rowsPerPixel();
@@ -270,11 +306,7 @@ void TensorGanttWidget::paintEvent(QPaintEvent*) {
         }
     }
     // The selection as a frame drawn over the bars, so it shows whatever the row holds.
-    if (selectedBand) {
-        p.setPen(QPen(QColor(255, 200, 0), 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(selectedBand->adjusted(1, -1, -1, 1));
-    }
+    if (selectedBand) drawSelectionFrame(p, selectedBand->adjusted(1, -1, -1, 1));
     // The selected kernel (play mode's cursor) as a vertical line across the rows.
     if (const double cursor = kernelCursor(); !std::isnan(cursor) && cursor >= viewFrom_ && cursor <= viewTo_) {
         p.setPen(QPen(QColor(0, 90, 200), 1.5));

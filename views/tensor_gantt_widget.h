@@ -1,6 +1,7 @@
 #pragma once
 // Tensor lifetime Gantt chart: one row per tensor (every row that passes the filters is shown), bars for where it lived (GPU, host, SSD, in
-// flight, discarded) over time or over kernel index. Rows sort and filter by kind, size and job; hovering a
+// flight, discarded) over time or over kernel index, a tick axis with units above, a legend of
+// the tier colours and the axis's name below (tier_colours.h: one palette, colour-blind safe). Rows sort and filter by kind, size and job; hovering a
 // row tells size, kind, producer and consumers; clicking selects the tensor on the ViewLink, and
 // the link's time range zooms the chart. Painting costs at most one bar per pixel: when there are
 // more rows than pixel rows, each pixel row shows the largest tensor of the rows it covers, and
@@ -8,6 +9,7 @@
 #include "views/run_view_data.h"
 #include "views/view_link.h"
 
+#include <QRectF>
 #include <QWidget>
 
 #include <cstdint>
@@ -55,7 +57,11 @@ public:
     // drawn; NaN when none. Selecting a kernel outside the window scrolls the window to it.
     double kernelCursor() const;
 
-    static QColor colourOf(Residence where);
+    static QColor colourOf(Residence where);  // tier_colours.h
+    // The axis as drawn: tick values (axis units), their labels with units, the axis's name.
+    std::vector<double> axisTicks() const;
+    QString axisLabel(double value) const;
+    QString axisTitle() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -72,6 +78,8 @@ private:
     double toAxis(Nanoseconds sinceIterationStart) const;
     double axisEnd() const;
     void followKernel(std::int64_t runIndex);
+    void paintAxis(class QPainter& p) const;
+    void paintLegend(class QPainter& p) const;
 
     ViewLink* link_;
     std::shared_ptr<const RunViewData> run_;

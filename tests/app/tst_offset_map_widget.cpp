@@ -50,6 +50,23 @@ private slots:
         QCOMPARE(image.pixelColor(freeSpot), w.palette().base().color());
     }
 
+    void axesHaveTicksWithUnitsAndTheLegendSaysWhatColoursMean() {
+        ViewLink link;
+        OffsetMapWidget w(&link);
+        w.resize(800, 400);
+        QVERIFY(w.addressTicks().empty());  // nothing planned: no axis to draw
+        w.setArenas({placed("good", {20, 0, 20}), placed("bad", {20, 20, 20})});
+        const auto ticks = w.addressTicks();
+        QVERIFY(ticks.size() >= 2);
+        QCOMPARE(ticks.front(), 0.0);
+        QVERIFY(!w.tickTicks(0).empty() && !w.tickTicks(1).empty());
+        QCOMPARE(w.addressAxisTitle(), QString("arena offset"));
+        QVERIFY(w.tickAxisTitle().contains("run order"));
+        // The panels leave room for the address labels on the left and the ticks below.
+        QVERIFY(w.panelRect(0).left() >= 60);
+        QVERIFY(w.panelRect(0).bottom() < w.height() - 30);
+    }
+
     void clicksSelectTensorsAndTheSelectionIsOutlined() {
         ViewLink link;
         OffsetMapWidget w(&link);
@@ -63,12 +80,18 @@ private slots:
         const QImage image = w.grab().toImage();
         // The outline runs just outside B's rectangle, along its top edge at offset 20.
         const QPoint top = w.pixelOf(0, 2, 20);
-        bool yellow = false;
-        for (int dy = -3; dy <= 3 && !yellow; ++dy) {
+        // Black around white (tier_colours.h), so it shows over any buffer's colour.
+        bool black = false, whiteBetween = false;
+        for (int dy = -4; dy <= 4; ++dy) {
             const QColor px = image.pixelColor(top.x(), top.y() + dy);
-            yellow = px.red() > 200 && px.green() > 150 && px.blue() < 100;
+            const QColor above = image.pixelColor(top.x(), top.y() + dy - 1);
+            const QColor below = image.pixelColor(top.x(), top.y() + dy + 1);
+            auto isBlack = [](QColor c) { return c.red() < 40 && c.green() < 40 && c.blue() < 40; };
+            black = black || isBlack(px);
+            whiteBetween = whiteBetween || (px == QColor(Qt::white) && isBlack(above) && isBlack(below));
         }
-        QVERIFY(yellow);
+        QVERIFY(black);
+        QVERIFY(whiteBetween);
         QTest::mouseClick(&w, Qt::LeftButton, {}, w.pixelOf(0, 0, 10));  // free space below A
         QCOMPARE(link.selectedTensor(), std::int64_t(-1));
     }
