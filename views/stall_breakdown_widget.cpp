@@ -1,6 +1,7 @@
 #include "views/stall_breakdown_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_tooltips.h"
 #include "views/stacked_bars.h"
 #include "views/stall_colours.h"
 
@@ -69,6 +70,21 @@ StallBreakdownWidget::StallBreakdownWidget(ViewLink* link, QWidget* parent) : QW
     kernel_plot_->axisRect()->setRangeZoom(Qt::Horizontal);
     connect(kernel_plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int dataIndex, QMouseEvent*) {
         if (dataIndex >= 0 && dataIndex < kernelBarCount()) link_->selectKernel(kernelRunIndex_[size_t(dataIndex)]);
+    });
+    // Hovering a bar says which part of which run (or kernel) it is, and how long.
+    installDataToolTips(runs_plot_, [this](const QCPAbstractPlottable& bars, int index) {
+        const auto [key, ms] = dataPointOf(bars, index);
+        const int run = int(std::llround(key - (bars.name() == tr("transfer overlap (hidden)") ? 0.34 : 0.0))) - 1;
+        const QString name = run >= 0 && run < int(runs_.size()) ? runs_[size_t(run)]->name : QString();
+        return tr("%1\n%2: %3").arg(name, bars.name(), formatDuration(std::llround(ms * kNsPerMs)));
+    });
+    installDataToolTips(kernel_plot_, [this](const QCPAbstractPlottable& bars, int index) {
+        const auto [key, ms] = dataPointOf(bars, index);
+        const auto k = size_t(std::llround(key));
+        const auto& profile = runs_.empty() || !runs_.front()->profile ? nullptr : runs_.front()->profile->profile;
+        const QString kernel = profile && k < profile->kernels.size() ? toQString(profile->kernels[k].name)
+                                                                       : tr("kernel %1").arg(k);
+        return tr("%1 (kernel %2)\n%3: %4").arg(kernel).arg(k).arg(bars.name(), formatDuration(std::llround(ms * kNsPerMs)));
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -1,6 +1,7 @@
 #include "views/sweep_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_tooltips.h"
 #include "views/series_colours.h"
 
 #include <QVBoxLayout>
@@ -44,21 +45,74 @@ SweepWidget::SweepWidget(QWidget* parent) : QWidget(parent) {
         plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msRight | QCP::msBottom);
         plot->axisRect()->setMargins(QMargins(64, 0, 0, 0));
     }
+    // Hovering a point: the policy, the swept value and what the cell measured.
+    installDataToolTips(plot_, [this](const QCPAbstractPlottable& line, int index) { return describeCell(line, index, false); });
+    installDataToolTips(stallPlot_, [this](const QCPAbstractPlottable& line, int index) { return describeCell(line, index, true); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 3);
     layout->addWidget(stallPlot_, 2);
+    setResult(nullptr);
+}
+
+QString SweepWidget::describeCell(const QCPAbstractPlottable& line, int index, bool stalls) const {
+    if (!result_) return {};
+    const auto& spec = result_->spec;
+    const auto [key, value] = dataPointOf(line, index);
+    const auto v = size_t(std::llround(key));
+    size_t p = 0;
+    while (p < spec.policies.size() && toQString(spec.policies[p]) != line.name()) ++p;
+    if (v >= spec.values.size() || p >= spec.policies.size()) return {};
+    const SweepCell& cell = result_->at(v, p);
+    const QString where = tr("%1 at %2 = %3").arg(line.name(), spec.sweepsBatch() ? tr("batch") : toQString(spec.parameter),
+                                                  toQString(spec.values[v]));
+    if (!cell.ok) return tr("%1\ndid not run: %2").arg(where, toQString(cell.error));
+    return tr("%1\niteration %2\n%3").arg(where, formatDuration(cell.iterationTime),
+                                          stalls ? tr("stalled %1%").arg(value, 0, 'f', 1)
+                                                 : tr("speedup %1x over %2").arg(value, 0, 'f', 3).arg(toQString(spec.policies.front())));
+}
+
+// Before any sweep: no empty legend, no axis of nothing; what to do instead.
+void SweepWidget::showEmptyState() {
+    for (QCustomPlot* plot : {plot_, stallPlot_}) {
+        plot->legend->setVisible(false);
+        plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        plot->xAxis->setTickLabels(false);
+        plot->yAxis->setTickLabels(false);
+        plot->xAxis->setLabel(QString());
+    }
+    plot_->yAxis->setLabel(QString());
+    stallPlot_->yAxis->setLabel(QString());
+    auto* text = new QCPItemText(plot_);
+    text->setObjectName("emptyStateText");
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setText(emptyStateText());
+    text->setColor(palette().text().color());
+}
+
+QString SweepWidget::emptyStateText() {
+    return tr("No sweep yet. Pick the value to sweep, its values and the policies above, then Run sweep;\n"
+              "or File ▸ Open a sweep result (spillway.sweep/1), or open a merged design sweep in Sweep table.");
 }
 
 void SweepWidget::setResult(std::shared_ptr<const SweepResult> result) {
     result_ = std::move(result);
     plot_->clearGraphs();
     stallPlot_->clearGraphs();
+    plot_->clearItems();
     if (!result_) {
+        showEmptyState();
         plot_->replot();
         stallPlot_->replot();
         return;
     }
+    for (QCustomPlot* plot : {plot_, stallPlot_}) {
+        plot->xAxis->setTickLabels(true);
+        plot->yAxis->setTickLabels(true);
+    }
+    plot_->legend->setVisible(true);
+    stallPlot_->yAxis->setLabel(tr("stalled %"));
     const auto& spec = result_->spec;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (size_t v = 0; v < spec.values.size(); ++v) ticker->addTick(double(v), toQString(spec.values[v]));

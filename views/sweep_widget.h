@@ -27,8 +27,15 @@ public:
     double plottedSpeedup(int policyIndex, int valueIndex) const;
     // The drawn stall share in percent (100 x (iteration - compute) / iteration; NaN where failed).
     double plottedStallShare(int policyIndex, int valueIndex) const;
+    // What a point's tooltip says (the policy, the swept value, the cell's time, its speedup or
+    // stall share; why it did not run).
+    QString describeCell(const class QCPAbstractPlottable& line, int index, bool stalls) const;
+    // What the chart says before any sweep, instead of an empty legend and axes.
+    static QString emptyStateText();
 
 private:
+    void showEmptyState();
+
     std::shared_ptr<const SweepResult> result_;
     QCustomPlot* plot_;
     QCustomPlot* stallPlot_;

@@ -1,6 +1,7 @@
 #include "views/traffic_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_tooltips.h"
 #include "views/time_band.h"
 
 #include <QHBoxLayout>
@@ -76,6 +77,15 @@ TrafficWidget::TrafficWidget(ViewLink* link, QWidget* parent) : QWidget(parent),
     connect(plot_->selectionRect(), &QCPSelectionRect::accepted, this,
             [this](const QRect& rect, QMouseEvent*) { selectFromPixels(rect.left(), rect.right()); });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { link_->clearTimeRange(); });
+    // Hovering a bar: the link, the bin's time span and its mean bandwidth and bytes.
+    installDataToolTips(plot_, [this](const QCPAbstractPlottable& bars, int index) {
+        const auto [keyMs, gbps] = dataPointOf(bars, index);
+        const double half = double(binWidth_) / kNsPerMs / 2;
+        const auto from = std::llround((keyMs - half) * kNsPerMs), to = std::llround((keyMs + half) * kNsPerMs);
+        return tr("%1\n%2 – %3\n%4 GB/s, %5").arg(bars.name(), formatDuration(from), formatDuration(to))
+            .arg(gbps, 0, 'f', 2)
+            .arg(formatBytes(std::llround(gbps * double(binWidth_))));
+    });
 
     table_ = new QTableWidget(this);
     table_->setObjectName("trafficTotals");

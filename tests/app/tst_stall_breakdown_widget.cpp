@@ -5,6 +5,9 @@
 #include "tests/core/io/large_profile_fixture.h"
 #include "views/stall_breakdown_widget.h"
 
+#include <QApplication>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -32,6 +35,25 @@ private slots:
         QCOMPARE(w.kernelBarCount(), 8);
         // The five stacked parts are drawn as five bar plottables plus the overlap bars.
         QCOMPARE(w.runPlot()->plottableCount(), 6);
+    }
+
+    void hoveringABarSaysItsRunPartAndTime() {
+        ViewLink link;
+        StallBreakdownWidget w(&link);
+        w.resize(900, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto run = test::simulatedRun("uvm", 30 * kMiB);
+        w.setRuns({run});
+        w.runPlot()->replot();
+        // The compute bar of run 1 (the stack's bottom), at its middle.
+        const double computeMs = double(w.shownValue(0, StallPart::Compute)) / 1e6;
+        const QPointF centre(w.runPlot()->xAxis->coordToPixel(1), w.runPlot()->yAxis->coordToPixel(computeMs / 2));
+        QMouseEvent move(QEvent::MouseMove, centre, w.runPlot()->mapToGlobal(centre.toPoint()), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(w.runPlot(), &move);
+        const QString tip = QToolTip::text();
+        QVERIFY2(tip.contains(run->name) && tip.contains("compute"), qPrintable(tip));
     }
 
     void followsTheTimeRange() {

@@ -2,6 +2,7 @@
 // share of the iteration spent stalled, with a gap where a cell failed, on the real sweep of
 // the eight-kernel training step.
 #include "tests/app/run_fixtures.h"
+#include "views/plot_tooltips.h"
 #include "views/sweep_widget.h"
 
 #include <QtTest>
@@ -46,6 +47,34 @@ private slots:
         w.setResult(nullptr);
         QCOMPARE(w.plot()->graphCount(), 0);
         QCOMPARE(w.stallPlot()->graphCount(), 0);
+    }
+
+    void hoverDescribesACellAndTheEmptyChartSaysWhatToDo() {
+        views::SweepWidget empty;
+        QVERIFY(!empty.plot()->legend->visible());  // no empty legend
+        QCPItemText* text = nullptr;
+        for (int i = 0; i < empty.plot()->itemCount(); ++i)
+            if (empty.plot()->item(i)->objectName() == "emptyStateText") text = qobject_cast<QCPItemText*>(empty.plot()->item(i));
+        QVERIFY(text && text->text().contains("Run sweep"));
+        QVERIFY(empty.plot()->xAxis->label().isEmpty());  // no axis of nothing ("1e-6 ms")
+        SweepSpec spec;
+        spec.baseHardware = testing::unitMachine(30 * kMiB);
+        spec.parameter = "gpu_capacity";
+        spec.values = {"30MiB", "64MiB"};
+        spec.policies = {"uvm", "g10"};
+        auto result = std::make_shared<const SweepResult>(runSweep(testing::trainingStep8(), spec));
+        views::SweepWidget w;
+        w.resize(700, 500);
+        w.setResult(result);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.plot()->replot();
+        QVERIFY(w.plot()->legend->visible());
+        const QPointF point(w.plot()->xAxis->coordToPixel(1), w.plot()->yAxis->coordToPixel(w.plottedSpeedup(1, 1)));
+        const QString tip = views::dataToolTipAt(w.plot(), point, [&](const QCPAbstractPlottable& p, int i) {
+            return w.describeCell(p, i, false);
+        });
+        QVERIFY2(tip.contains("g10") && tip.contains("64MiB") && tip.contains("speedup"), qPrintable(tip));
     }
 };
 

@@ -5,6 +5,9 @@
 #include "views/traffic_widget.h"
 
 #include <QTableWidget>
+#include <QApplication>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -106,6 +109,26 @@ private slots:
         auto* table = w.totalsTable();
         QCOMPARE(table->rowCount(), links + 1);
         QCOMPARE(table->item(links, 1)->data(Qt::UserRole).toLongLong(), qint64(all));
+    }
+
+    void hoveringABarSaysItsLinkBinAndBandwidth() {
+        ViewLink link;
+        TrafficWidget w(&link);
+        w.resize(900, 400);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setRun(test::simulatedRun("uvm", 30 * kMiB));
+        QCustomPlot* plot = w.findChild<QCustomPlot*>("trafficPlot");
+        plot->replot();
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(0));
+        QVERIFY(bars && bars->data()->size() > 0);
+        const auto first = bars->data()->at(0);
+        const QPointF centre(plot->xAxis->coordToPixel(first->key), plot->yAxis->coordToPixel(first->value / 2));
+        QMouseEvent move(QEvent::MouseMove, centre, plot->mapToGlobal(centre.toPoint()), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(plot, &move);
+        const QString tip = QToolTip::text();
+        QVERIFY2(tip.contains(bars->name()) && tip.contains("GB/s"), qPrintable(tip));
     }
 
     void rangeFollowsTheLinkAndTheDrag() {
