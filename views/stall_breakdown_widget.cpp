@@ -1,6 +1,7 @@
 #include "views/stall_breakdown_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_empty_state.h"
 #include "views/plot_tooltips.h"
 #include "views/stacked_bars.h"
 #include "views/stall_colours.h"
@@ -122,6 +123,14 @@ void StallBreakdownWidget::redraw() {
         shown_.push_back(sum);
     }
     runs_plot_->clearPlottables();
+    if (runs_.empty()) {
+        showPlotEmptyState(runs_plot_, tr("No run yet: open a profile (File ▸ Open); in Compare, add runs with "
+                                          "Add Run to Comparison (Ctrl+Shift+K)."));
+        drawKernels();
+        return;
+    }
+    clearPlotEmptyState(runs_plot_, true);
+    runs_plot_->yAxis->setLabel(tr("time (ms)"));
     QVector<double> keys;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double top = 0;
@@ -160,9 +169,12 @@ void StallBreakdownWidget::drawKernels() {
     kernel_plot_->clearPlottables();
     kernelRunIndex_.clear();
     if (runs_.empty()) {
-        kernel_plot_->replot();
+        showPlotEmptyState(kernel_plot_, tr("(one bar per kernel of the first run)"));
         return;
     }
+    clearPlotEmptyState(kernel_plot_, false);
+    kernel_plot_->xAxis->setLabel(tr("kernel (run order; wheel zooms, drag pans)"));
+    kernel_plot_->yAxis->setLabel(tr("time (ms)"));
     const TimeRange range = link_->timeRange();
     const auto& kernels = runs_.front()->result.kernels;
     QVector<double> keys;

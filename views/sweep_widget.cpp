@@ -1,6 +1,7 @@
 #include "views/sweep_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_empty_state.h"
 #include "views/plot_tooltips.h"
 #include "views/series_colours.h"
 
@@ -74,21 +75,8 @@ QString SweepWidget::describeCell(const QCPAbstractPlottable& line, int index, b
 
 // Before any sweep: no empty legend, no axis of nothing; what to do instead.
 void SweepWidget::showEmptyState() {
-    for (QCustomPlot* plot : {plot_, stallPlot_}) {
-        plot->legend->setVisible(false);
-        plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        plot->xAxis->setTickLabels(false);
-        plot->yAxis->setTickLabels(false);
-        plot->xAxis->setLabel(QString());
-    }
-    plot_->yAxis->setLabel(QString());
-    stallPlot_->yAxis->setLabel(QString());
-    auto* text = new QCPItemText(plot_);
-    text->setObjectName("emptyStateText");
-    text->position->setType(QCPItemPosition::ptAxisRectRatio);
-    text->position->setCoords(0.5, 0.5);
-    text->setText(emptyStateText());
-    text->setColor(palette().text().color());
+    showPlotEmptyState(plot_, emptyStateText());
+    showPlotEmptyState(stallPlot_, tr("(the share of each iteration spent stalled, once a sweep ran)"));
 }
 
 QString SweepWidget::emptyStateText() {
@@ -100,18 +88,12 @@ void SweepWidget::setResult(std::shared_ptr<const SweepResult> result) {
     result_ = std::move(result);
     plot_->clearGraphs();
     stallPlot_->clearGraphs();
-    plot_->clearItems();
     if (!result_) {
         showEmptyState();
-        plot_->replot();
-        stallPlot_->replot();
         return;
     }
-    for (QCustomPlot* plot : {plot_, stallPlot_}) {
-        plot->xAxis->setTickLabels(true);
-        plot->yAxis->setTickLabels(true);
-    }
-    plot_->legend->setVisible(true);
+    clearPlotEmptyState(plot_, true);
+    clearPlotEmptyState(stallPlot_, false);
     stallPlot_->yAxis->setLabel(tr("stalled %"));
     const auto& spec = result_->spec;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);

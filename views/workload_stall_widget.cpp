@@ -1,6 +1,7 @@
 #include "views/workload_stall_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_empty_state.h"
 #include "views/stacked_bars.h"
 #include "views/stall_colours.h"
 
@@ -58,6 +59,12 @@ void WorkloadStallWidget::setResult(std::shared_ptr<const WorkloadResult> result
 
 void WorkloadStallWidget::redraw() {
     plot_->clearPlottables();
+    if (!result_) {
+        showPlotEmptyState(plot_, tr("(each job's time by part, once a workload ran)"));
+        return;
+    }
+    clearPlotEmptyState(plot_, true);
+    plot_->yAxis->setLabel(tr("time, all iterations (ms)"));
     for (auto*& b : bars_) b = nullptr;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     QVector<double> keys;

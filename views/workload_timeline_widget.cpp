@@ -1,6 +1,7 @@
 #include "views/workload_timeline_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_empty_state.h"
 #include "views/time_band.h"
 
 #include <QVBoxLayout>
@@ -98,9 +99,12 @@ void WorkloadTimelineWidget::redraw() {
     band_ = nullptr;
     markers_.clear();
     if (!result_) {
-        plot_->replot();
+        showPlotEmptyState(plot_, tr("No workload run yet: open a workload (spillway.workload/1) with File ▸ Open, "
+                                     "pick a policy and Run."));
         return;
     }
+    clearPlotEmptyState(plot_, true);
+    plot_->xAxis->setLabel(tr("time since the first job started (ms)"));
     const WorkloadResult& r = *result_;
     const Bytes top = std::max({capacity_, r.peakGpuBytes, Bytes(1)});
     QString unit;

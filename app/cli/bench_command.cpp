@@ -85,12 +85,13 @@ int importBench(const State& state, nlohmann::ordered_json& out) {
         {row("baseline: read input bytes", baseline), row("import", import),
          row("convert to JSON (in memory)", convert), row("convert and save JSON", save),
          row("read native JSON", reread)});
-    if (state.json) {
+    if (state.json.requested()) {
         nlohmann::ordered_json j{{"workload", state.workload}, {"kernels", profile.kernels.size()},
                                  {"tensors", profile.tensors.size()}, {"json_bytes", json.size()},
                                  {"repeat", state.repeat}, {"results", rows}};
         out.update(j);
-    } else {
+    }
+    if (!state.json.toStdout()) {
         fmt::print("workload {} ({} kernels, {} tensors, {} of JSON), {} runs each\n",
                    state.workload, profile.kernels.size(), profile.tensors.size(),
                    readableBytes(static_cast<std::int64_t>(json.size())), state.repeat);
@@ -131,7 +132,7 @@ CommandAction addBenchCommand(CLI::App& app) {
     struct State {
         std::string workload = std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/BERT_Base_256";
         int repeat = 20;
-        bool json = false;
+        JsonOutput json;
         std::vector<std::string> simWorkloads{std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/BERT_Base_256",
                                               std::string(SPILLWAY_SHARED_DATA) + "/g10/derived/VIT_1280"};
         std::vector<std::string> policies;
@@ -144,7 +145,7 @@ CommandAction addBenchCommand(CLI::App& app) {
     cmd->add_option("--workload", state->workload, "Profile path to benchmark (any format)")->capture_default_str();
     cmd->add_option("--repeat", state->repeat, "Runs per measurement (median reported)")
         ->check(CLI::Range(1, 10000))->capture_default_str();
-    cmd->add_flag("--json", state->json, "Print results as JSON");
+    addJsonOption(*cmd, state->json, "the results");
     cmd->add_option("--sim-workload", state->simWorkloads, "Profiles for the simulator benchmark (repeatable)")
         ->allow_extra_args(false)->capture_default_str();
     cmd->add_option("--policies", state->policies, "Policies to benchmark (default: every planner)")
@@ -197,8 +198,8 @@ CommandAction addBenchCommand(CLI::App& app) {
         if (sweepCmd->parsed()) {
             return runReportingErrors(state->json, [&]() {
                 const auto results = runSweepBench(*sweep);
-                if (state->json) std::cout << dumpJson(results, 2) << "\n";
-                else printSweepBench(results);
+                if (state->json.requested()) writeJsonOutput(state->json, jsonHeader("spillway.bench-sweep/1"), results);
+                if (!state->json.toStdout()) printSweepBench(results);
                 return kExitOk;
             });
         }
@@ -206,16 +207,16 @@ CommandAction addBenchCommand(CLI::App& app) {
             return runReportingErrors(state->json, [&]() {
                 snapshot->iteration = snapshotArgs->options().iteration;
                 const auto results = runSnapshotBench(*snapshot);
-                if (state->json) std::cout << dumpJson(results, 2) << "\n";
-                else printSnapshotBench(results);
+                if (state->json.requested()) writeJsonOutput(state->json, jsonHeader("spillway.bench-snapshot/1"), results);
+                if (!state->json.toStdout()) printSnapshotBench(results);
                 return kExitOk;
             });
         }
         if (layoutCmd->parsed()) {
             return runReportingErrors(state->json, [&]() {
                 const auto results = runLayoutBench(*layout);
-                if (state->json) std::cout << dumpJson(results, 2) << "\n";
-                else printLayoutBench(results);
+                if (state->json.requested()) writeJsonOutput(state->json, jsonHeader("spillway.bench-layout/1"), results);
+                if (!state->json.toStdout()) printLayoutBench(results);
                 return kExitOk;
             });
         }
@@ -227,9 +228,9 @@ CommandAction addBenchCommand(CLI::App& app) {
                 SimBenchOptions o{state->simWorkloads, state->policies, state->hardware.hw, state->hardware.sets,
                                   state->simRepeat};
                 all["simulator"] = runSimulatorBench(o);
-                if (!state->json) printSimulatorBench(all["simulator"]);
+                if (!state->json.toStdout()) printSimulatorBench(all["simulator"]);
             }
-            if (state->json) std::cout << dumpJson(all, 2) << "\n";
+            if (state->json.requested()) writeJsonOutput(state->json, jsonHeader("spillway.bench/1"), all);
             return code;
         });
     };

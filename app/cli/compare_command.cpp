@@ -84,7 +84,7 @@ CommandAction addCompareCommand(CLI::App& app) {
         ProfileArgs args;
         HardwareArgs hardware;
         std::vector<std::string> policies{"uvm", "deepum", "g10", "most"};
-        bool json = false;
+        JsonOutput json;
     };
     auto state = std::make_shared<State>();
     addProfileArgs(*cmd, state->args);
@@ -94,7 +94,7 @@ CommandAction addCompareCommand(CLI::App& app) {
         ->delimiter(',')
         ->allow_extra_args(false)
         ->capture_default_str();
-    cmd->add_flag("--json", state->json, "Print the rows as JSON");
+    addJsonOption(*cmd, state->json, "the rows");
     return [state]() {
         return runReportingErrors(state->json, [&]() {
             for (const auto& p : state->policies) checkPolicyName(p);
@@ -118,7 +118,7 @@ CommandAction addCompareCommand(CLI::App& app) {
             }
             bool failed = false;
             for (const auto& row : rows) failed = failed || !row.result;
-            if (state->json) {
+            if (state->json.requested()) {
                 nlohmann::ordered_json j;
                 j["profile"] = state->args.path;
                 j["model"] = profile.metadata.model;
@@ -143,8 +143,9 @@ CommandAction addCompareCommand(CLI::App& app) {
                     list.push_back(std::move(r));
                 }
                 j["rows"] = list;
-                std::cout << dumpJson(j, 2) << "\n";
-            } else {
+                writeJsonOutput(state->json, jsonHeader("spillway.comparison/1", profile), j);
+            }
+            if (!state->json.toStdout()) {
                 fmt::print("{} on {} ({}, fault model {})\n\n",
                            profile.metadata.model.empty() ? state->args.path : profile.metadata.model, hardware.id,
                            readableBytes(hardware.gpuCapacity), toString(hardware.faultModel));

@@ -2,35 +2,50 @@
 
 #include "app/cli/cli_common.h"
 #include "core/io/base/import_error.h"
-#include "core/io/base/json_dump.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <iostream>
-
 namespace spillway::cli {
 
-int runReportingErrors(bool json, const std::function<int()>& body) {
+namespace {
+
+nlohmann::ordered_json importErrorJson(const ImportError& e) {
+    nlohmann::ordered_json error{{"file", e.location().file}, {"where", e.location().describe()},
+                                 {"message", e.message()}};
+    if (e.location().line > 0) error["line"] = e.location().line;
+    if (e.location().byteOffset >= 0) error["byte_offset"] = e.location().byteOffset;
+    if (!e.location().jsonPointer.empty()) error["json_pointer"] = e.location().jsonPointer;
+    return error;
+}
+
+// Best effort: the message is on stderr already, and the JSON's destination may be what failed.
+void writeErrorJson(const JsonOutput& json, const nlohmann::ordered_json& error) {
+    if (!json.requested()) return;
+    try {
+        writeJsonOutput(json, jsonHeader("spillway.error/1"), {{"error", error}});
+    } catch (const std::exception&) {
+    }
+}
+
+}  // namespace
+
+int runReportingErrors(const JsonOutput& json, const std::function<int()>& body) {
     try {
         return body();
     } catch (const ImportError& e) {
-        if (json) {
-            nlohmann::ordered_json j;
-            j["error"] = {{"file", e.location().file}, {"where", e.location().describe()},
-                          {"message", e.message()}};
-            if (e.location().line > 0) j["error"]["line"] = e.location().line;
-            if (e.location().byteOffset >= 0) j["error"]["byte_offset"] = e.location().byteOffset;
-            if (!e.location().jsonPointer.empty()) j["error"]["json_pointer"] = e.location().jsonPointer;
-            std::cout << dumpJson(j, 2) << "\n";
-        }
         fmt::print(stderr, "error: {}\n", e.what());
+        writeErrorJson(json, importErrorJson(e));
         return kExitBadInput;
     } catch (const std::exception& e) {
-        if (json) std::cout << dumpJson(nlohmann::json{{"error", {{"message", e.what()}}}}, 2) << "\n";
         fmt::print(stderr, "error: {}\n", e.what());
+        writeErrorJson(json, {{"message", e.what()}});
         return kExitBadInput;
     }
+}
+
+int runReportingErrors(bool json, const std::function<int()>& body) {
+    return runReportingErrors(JsonOutput{json ? "-" : ""}, body);
 }
 
 }  // namespace spillway::cli

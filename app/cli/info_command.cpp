@@ -215,14 +215,14 @@ CommandAction addInfoCommand(CLI::App& app) {
                                            "notes and warnings; --stacks: the top allocating frames");
     struct State {
         ProfileArgs args;
-        bool json = false;
+        JsonOutput json;
         size_t top = 10;
         std::string stacks;  // --stacks [N]: empty = the default count
         CLI::Option* stacksOption = nullptr;
     };
     auto state = std::make_shared<State>();
     addProfileArgs(*cmd, state->args);
-    cmd->add_flag("--json", state->json, "Print the summary as JSON");
+    addJsonOption(*cmd, state->json, "the summary");
     cmd->add_option("--top", state->top, "How many of the largest tensors to list")->capture_default_str();
     state->stacksOption =
         cmd->add_option("--stacks", state->stacks,
@@ -250,11 +250,12 @@ CommandAction addInfoCommand(CLI::App& app) {
                 const auto liveness = computeLiveness(profile);
                 frames = computeFrameTotals(profile, &liveness);
             }
-            if (state->json) {
+            if (state->json.requested()) {
                 auto j = summaryJson(profile, summary);
                 if (frames) j["stacks"] = frameTotalsJson(profile, *frames, rows);
-                std::cout << dumpJson(j, 2) << "\n";
-            } else {
+                writeJsonOutput(state->json, jsonHeader("spillway.info/1", profile), j);
+            }
+            if (!state->json.toStdout()) {
                 printSummary(profile, summary);
                 if (frames) printFrameTotals(*frames, rows, summary.tensorCount);
             }

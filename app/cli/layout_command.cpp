@@ -29,7 +29,7 @@ struct LayoutArgs {
     std::string output;
     std::int64_t capacity = 0;
     double timeLimit = 10.0;
-    bool json = false;
+    JsonOutput json;
 };
 
 double ratio(Bytes a, Bytes b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
@@ -40,7 +40,7 @@ int checkOnly(const LayoutArgs& args, const MinimallocCsv& input) {
     const auto violations = verifyLayout(input.problem, *input.layout);
     const Bytes arena = arenaBytes(input.problem, *input.layout);
     const Bytes load = loadLowerBound(input.problem);
-    if (args.json) {
+    if (args.json.requested()) {
         nlohmann::ordered_json j;
         j["buffers"] = input.problem.buffers.size();
         j["valid"] = violations.empty();
@@ -49,8 +49,9 @@ int checkOnly(const LayoutArgs& args, const MinimallocCsv& input) {
         auto list = nlohmann::ordered_json::array();
         for (const auto& v : violations) list.push_back(v.message);
         j["violations"] = list;
-        std::cout << dumpJson(j, 2) << "\n";
-    } else {
+        writeJsonOutput(args.json, jsonHeader("spillway.layout-check/1"), j);
+    }
+    if (!args.json.toStdout()) {
         for (const auto& v : violations) fmt::print("{}: {}\n", args.csv, v.message);
         fmt::print("{}: {} buffers, arena {} ({:.4f} x the lower bound {}): {}\n", args.csv,
                    input.problem.buffers.size(), arena, ratio(arena, load), load,
@@ -105,7 +106,7 @@ CommandAction addLayoutCommand(CLI::App& app) {
     cmd->add_option("--time-limit", args->timeLimit, "Seconds the exact and best searches may take (default 10)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("-o,--output", args->output, "Write the problem with an offset column to this CSV");
-    cmd->add_flag("--json", args->json, "Print the result as JSON");
+    addJsonOption(*cmd, args->json, "the result");
     return [args]() {
         return runReportingErrors(args->json, [&]() {
             MinimallocCsv input = readMinimallocCsv(args->csv);
@@ -129,7 +130,7 @@ CommandAction addLayoutCommand(CLI::App& app) {
             // Only a layout within the capacity is an answer worth a file.
             const bool wrote = !args->output.empty() && result.fits && !result.layout.offsets.empty();
             if (wrote) writeMinimallocCsv(args->output, input.problem, &result.layout);
-            if (args->json) {
+            if (args->json.requested()) {
                 nlohmann::ordered_json j;
                 j["csv"] = args->csv;
                 j["solver"] = result.method;
@@ -145,8 +146,9 @@ CommandAction addLayoutCommand(CLI::App& app) {
                 j["note"] = result.note;
                 if (!result.fits) j["does_not_fit"] = notFitting;
                 if (wrote) j["output"] = args->output;
-                std::cout << dumpJson(j, 2) << "\n";
-            } else {
+                writeJsonOutput(args->json, jsonHeader("spillway.layout/1"), j);
+            }
+            if (!args->json.toStdout()) {
                 fmt::print("{}: {} buffers, solver {}\n", args->csv, input.problem.buffers.size(), result.method);
                 fmt::print("  arena        {} bytes ({:.4f} x the lower bound {})\n", result.arena,
                            ratio(result.arena, result.lowerBound), result.lowerBound);

@@ -122,7 +122,7 @@ CommandAction addPlanCommand(CLI::App& app) {
         std::string order = "roam";
         std::string placement = "best";
         double timeLimit = kDeployablePlanTimeLimitSeconds;  // the app plans with it too
-        std::string json;
+        JsonOutput json;
         bool compare = false;
         HardwareArgs hardware;
         std::string policy = "uvm";
@@ -144,7 +144,7 @@ CommandAction addPlanCommand(CLI::App& app) {
                     "Seconds each exact search may take (per ROAM segment; per exact or best layout)")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    cmd->add_option("--json", state->json, "Also write the result as JSON to this file");
+    addJsonOption(*cmd, state->json, "the rows");
     cmd->add_option("--model-time-limit", state->layout.modelTimeLimitSeconds,
                     "Seconds CBC may take on the whole-graph ILP of --order model / --placement model (MODeL's "
                     "baseline; the ROAM paper gives it 1 h)")
@@ -175,7 +175,7 @@ CommandAction addPlanCommand(CLI::App& app) {
                   "eviction and prefetch themselves, or name the kernel the GPU cannot hold; the verifier "
                   "refuses any plan in which a kernel would use a tensor that is not on the GPU");
     return [state]() {
-        return runReportingErrors(false, [&]() {
+        return runReportingErrors(state->json, [&]() {
             if (!state->exportPath.empty()) {
                 if (state->compare) throw std::invalid_argument("--export writes one plan; it cannot be used with --compare");
                 if (state->multiStream)
@@ -220,18 +220,20 @@ CommandAction addPlanCommand(CLI::App& app) {
                 const OrderResult order = orderOperators(o, profile, orderOptions);
                 for (const std::string& p : placements) rows.push_back(placeOrdered(profile, order, p, state->layout));
             }
-            fmt::print("{} ({} kernels, {} tensors)\n\n",
-                       profile.metadata.model.empty() ? state->args.path : profile.metadata.model,
-                       profile.kernels.size(), profile.tensors.size());
-            printRows(rows);
-            if (!state->json.empty()) {
+            if (!state->json.toStdout()) {
+                fmt::print("{} ({} kernels, {} tensors)\n\n",
+                           profile.metadata.model.empty() ? state->args.path : profile.metadata.model,
+                           profile.kernels.size(), profile.tensors.size());
+                printRows(rows);
+            }
+            if (state->json.requested()) {
                 nlohmann::ordered_json j;
                 j["profile"] = state->args.path;
                 j["model"] = profile.metadata.model;
                 auto list = nlohmann::ordered_json::array();
                 for (const PlanRow& r : rows) list.push_back(rowJson(r));
                 j["rows"] = list;
-                writeFileAtomically(state->json, dumpJson(j, 2) + "\n");
+                writeJsonOutput(state->json, jsonHeader("spillway.plan-report/1", profile), j);
             }
             bool failed = false;
             for (const PlanRow& r : rows) failed = failed || !r.error.empty();

@@ -9,6 +9,7 @@
 
 #include "core/hardware/hardware_presets.h"
 #include "core/hardware/hardware_units.h"
+#include "core/io/base/file_text.h"
 #include "core/io/base/json_dump.h"
 
 #include <fmt/format.h>
@@ -86,30 +87,31 @@ CommandAction addPresetsCommand(CLI::App& app) {
     struct State {
         std::string preset;
         std::vector<std::string> sets;
-        bool json = false;
+        JsonOutput json;
     };
     auto state = std::make_shared<State>();
     cmd->add_option("PRESET", state->preset, "Preset id or spillway.hardware/1 file to show");
     addSetOption(*cmd, state->sets);
-    cmd->add_flag("--json", state->json, "Print as JSON (a preset: its spillway.hardware/1 file)");
+    addJsonOption(*cmd, state->json, "the list (a preset: its spillway.hardware/1 file, as --hw reads it)");
     return [state]() {
         return runReportingErrors(state->json, [&]() {
             if (state->preset.empty()) {
                 if (!state->sets.empty()) throw std::invalid_argument("--set needs a PRESET to apply to");
-                if (state->json)
-                    std::cout << dumpJson(listJson(), 2) << "\n";
-                else
-                    printList();
+                if (state->json.requested()) writeJsonOutput(state->json, jsonHeader("spillway.presets/1"), listJson());
+                if (!state->json.toStdout()) printList();
                 return kExitOk;
             }
             HardwareArgs args;
             args.hw = state->preset;
             args.sets = state->sets;
             const auto hardware = args.load();
-            if (state->json)
+            // A preset stays a plain spillway.hardware/1 file (no tool stamp): the hardware reader
+            // is strict, and the point of this output is to be edited and passed to --hw.
+            if (state->json.toStdout())
                 std::cout << writeHardwareJson(hardware);
-            else
-                printValues(hardware);
+            else if (state->json.requested())
+                writeFileAtomically(state->json.path, writeHardwareJson(hardware));
+            if (!state->json.toStdout()) printValues(hardware);
             return kExitOk;
         });
     };

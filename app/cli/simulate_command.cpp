@@ -32,7 +32,7 @@ CommandAction addSimulateCommand(CLI::App& app) {
         ProfileArgs args;
         HardwareArgs hardware;
         std::string policy = "uvm";
-        std::string jsonOut;
+        JsonOutput json;
         std::string chromeTraceOut;
         bool kernels = false;
         bool compare = false;
@@ -47,14 +47,13 @@ CommandAction addSimulateCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--compare", state->compare,
                   "Workload files only: run every multi-job policy, one table (and JSON run) each");
-    cmd->add_option("--json", state->jsonOut, "Write the result as JSON to this file, or - for stdout");
+    addJsonOption(*cmd, state->json, "the result");
     cmd->add_option("--chrome-trace", state->chromeTraceOut,
                     "Write the simulated timeline as a Chrome trace JSON (opens in Perfetto / chrome://tracing)");
     cmd->add_flag("--kernels", state->kernels,
                   "Include per-kernel timings in the JSON (workloads: kernel windows, swap tasks, memory samples)");
     return [state, cmd]() {
-        const bool jsonToStdout = state->jsonOut == "-";
-        return runReportingErrors(jsonToStdout, [&]() {
+        return runReportingErrors(state->json, [&]() {
             if (isWorkloadFile(state->args.path)) {
                 WorkloadSimulateArgs args;
                 args.path = state->args.path;
@@ -62,7 +61,7 @@ CommandAction addSimulateCommand(CLI::App& app) {
                 args.compareAll = state->compare;
                 if (cmd->count("--hw") > 0) args.hw = state->hardware.hw;
                 args.sets = state->hardware.sets;
-                args.jsonOut = state->jsonOut;
+                args.jsonOut = state->json.path;
                 args.details = state->kernels;
                 return runWorkloadSimulate(args);
             }
@@ -75,13 +74,19 @@ CommandAction addSimulateCommand(CLI::App& app) {
             const auto profile = loadValidProfile(state->args.path, state->args.options());
             const auto plan = makePlan(state->policy, profile, hardware);
             SimulationOptions options;
-            options.recordTensorResidency = false;   // nothing here shows them
+            options.recordTensorResidency = !state->chromeTraceOut.empty();  // the trace names tensors
             options.recordResidencySamples = !state->chromeTraceOut.empty();  // the trace's counters
             options.recordTransfers = !state->chromeTraceOut.empty();          // the trace's link tracks
             const auto result = simulate(profile, plan, hardware, options);
-            if (!state->chromeTraceOut.empty()) writeChromeTrace(profile, plan, result, state->chromeTraceOut);
+            if (!state->chromeTraceOut.empty()) {
+                // The trace stays a Trace Event Format object; scripts find its format id,
+                // tool and profile hash under otherData, which Perfetto shows as metadata.
+                auto trace = chromeTraceJson(profile, plan, result);
+                trace["otherData"].update(nlohmann::json::parse(dumpJson(jsonHeader("spillway.chrome-trace/1", profile))));
+                writeFileAtomically(state->chromeTraceOut, dumpJson(trace) + "\n");
+            }
 
-            if (!state->jsonOut.empty()) {
+            if (state->json.requested()) {
                 nlohmann::ordered_json j;
                 j["profile"] = state->args.path;
                 j["model"] = profile.metadata.model;
@@ -93,12 +98,8 @@ CommandAction addSimulateCommand(CLI::App& app) {
                 j["directives"] = plan.directives.size();
                 j.update(resultTotalsJson(result));
                 if (state->kernels) j["kernel_timings"] = kernelTimingsJson(profile, plan, result);
-                const auto text = dumpJson(j, 2) + "\n";
-                if (jsonToStdout) {
-                    std::cout << text;
-                    return kExitOk;
-                }
-                writeFileAtomically(state->jsonOut, text);
+                writeJsonOutput(state->json, jsonHeader("spillway.simulation/1", profile), j);
+                if (state->json.toStdout()) return kExitOk;
             }
             printSimulation(profile, hardware, plan, result);
             return kExitOk;

@@ -13,6 +13,7 @@
 #include "app/cli/sweep_report.h"
 #include "app/cli/sweep_spec_run.h"
 
+#include "core/io/native/profile_hash.h"
 #include "core/io/valid_profile.h"
 #include "core/sweep/batch_profiles.h"
 #include "core/sweep/design_sweep_spec.h"
@@ -50,7 +51,7 @@ struct OneParameterSweepArgs {
     std::vector<std::string> values;
     std::vector<std::string> policies{"uvm", "deepum", "g10", "most"};
     unsigned threads = 0;
-    bool json = false;
+    JsonOutput json;
     bool csv = false;
 };
 
@@ -81,7 +82,7 @@ void addOneParameterOptions(CLI::App& cmd, OneParameterSweepArgs& a) {
         ->allow_extra_args(false)
         ->capture_default_str();
     cmd.add_option("--threads", a.threads, "Worker threads (default: all cores)");
-    auto* json = cmd.add_flag("--json", a.json, "Print every cell as JSON");
+    auto* json = addJsonOption(cmd, a.json, "every cell");
     cmd.add_flag("--csv", a.csv, "Print one CSV row per cell")->excludes(json);
 }
 
@@ -105,6 +106,7 @@ int runOneParameterSweep(const OneParameterSweepArgs& a, const CLI::App& cmd) {
     if (isatty(STDERR_FILENO))
         options.progress = [](size_t done, size_t total) { fmt::print(stderr, "\rswept {}/{}", done, total); };
     SweepResult result;
+    std::string profileHash;  // a hardware sweep's one profile
     std::string title = a.paths.front();
     if (batchSweep) {
         if (a.args.batch > 0)
@@ -137,14 +139,18 @@ int runOneParameterSweep(const OneParameterSweepArgs& a, const CLI::App& cmd) {
         spec.values = a.values;
         const auto profile = loadValidProfile(a.paths.front(), a.args.options());
         if (!profile.metadata.model.empty()) title = profile.metadata.model;
+        profileHash = spillway::profileHash(profile);
         result = runSweep(profile, spec, options);
     }
     if (options.progress) fmt::print(stderr, "\n");
-    if (a.json)
-        printSweepJson(result, a.paths.front());
-    else if (a.csv)
+    if (a.json.requested()) {
+        auto header = jsonHeader("spillway.sweep-report/1");
+        if (!profileHash.empty()) header["profile_hash"] = profileHash;
+        writeJsonOutput(a.json, header, sweepReportJson(result, a.paths.front()));
+    }
+    if (a.csv)
         printSweepCsv(result);
-    else
+    else if (!a.json.toStdout())
         printSweepTable(result, title);
     bool failed = false;
     for (const SweepCell& c : result.cells)

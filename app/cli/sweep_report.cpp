@@ -2,6 +2,7 @@
 
 #include "app/cli/sim_report.h"
 #include "core/io/base/json_dump.h"
+#include "core/sweep/sweep_keys.h"
 #include "core/trace/format_units.h"
 
 #include <fmt/format.h>
@@ -20,7 +21,20 @@ std::string csvField(const std::string& text) {
     return quoted + "\"";
 }
 
+// A value as the CSV's header promises: the number in the key's base unit ("3.2GB/s" ->
+// 3200000000), an enumeration's name as given, a batch size as it is.
+std::string csvValue(const SweepSpec& spec, const std::string& value) {
+    if (spec.sweepsBatch()) return value;
+    const SweepKey key = sweepKey(spec.parameter);
+    if (!key.numeric()) return value;
+    return std::to_string(sweepNumber(key, value));
+}
+
 }  // namespace
+
+std::string sweepCsvValueHeader(const SweepSpec& spec) {
+    return spec.sweepsBatch() ? std::string(kBatchSweepParameter) : sweepKey(spec.parameter).name;
+}
 
 void printSweepTable(const SweepResult& result, const std::string& title) {
     const SweepSpec& spec = result.spec;
@@ -50,7 +64,7 @@ void printSweepTable(const SweepResult& result, const std::string& title) {
     }
 }
 
-void printSweepJson(const SweepResult& result, const std::string& profile) {
+nlohmann::ordered_json sweepReportJson(const SweepResult& result, const std::string& profile) {
     const SweepSpec& spec = result.spec;
     nlohmann::ordered_json j;
     if (spec.sweepsBatch()) {
@@ -85,18 +99,18 @@ void printSweepJson(const SweepResult& result, const std::string& profile) {
             cells.push_back(std::move(cell));
         }
     j["cells"] = cells;
-    std::cout << dumpJson(j, 2) << "\n";
+    return j;
 }
 
 void printSweepCsv(const SweepResult& result) {
     const SweepSpec& spec = result.spec;
     fmt::print("{},policy,iteration_time_ns,speedup,compute_ns,fault_stall_ns,oversub_stall_ns,"
                "late_prefetch_stall_ns,traffic_bytes,peak_gpu_bytes,error{}\n",
-               csvField(spec.parameter), spec.sweepsBatch() ? ",profile" : "");
+               csvField(sweepCsvValueHeader(spec)), spec.sweepsBatch() ? ",profile" : "");
     for (size_t v = 0; v < spec.values.size(); ++v)
         for (size_t p = 0; p < spec.policies.size(); ++p) {
             const SweepCell& c = result.at(v, p);
-            fmt::print("{},{},", csvField(c.value), csvField(c.policy));
+            fmt::print("{},{},", csvField(csvValue(spec, c.value)), csvField(c.policy));
             if (c.ok)
                 fmt::print("{},{:.6f},{},{},{},{},{},{},", c.iterationTime, result.speedup(v, p), c.totals.compute,
                            c.totals.faultStall, c.totals.oversubStall, c.totals.latePrefetchStall, c.trafficBytes,

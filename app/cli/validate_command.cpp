@@ -19,23 +19,24 @@ CommandAction addValidateCommand(CLI::App& app) {
                                                "problem when it has any, 2 when it cannot be read");
     struct State {
         ProfileArgs args;
-        bool json = false;
+        JsonOutput json;
     };
     auto state = std::make_shared<State>();
     addProfileArgs(*cmd, state->args);
-    cmd->add_flag("--json", state->json, "Print the problems as JSON");
+    addJsonOption(*cmd, state->json, "the problems");
     return [state]() {
         return runReportingErrors(state->json, [&]() {
             const auto profile = loadProfile(state->args.path, state->args.options());
             const auto problems = validateProfile(profile);
-            if (state->json) {
+            if (state->json.requested()) {
                 auto list = nlohmann::ordered_json::array();
                 for (const auto& p : problems) list.push_back({{"pointer", p.pointer}, {"message", p.message}});
                 nlohmann::ordered_json j;
                 j["valid"] = problems.empty();
                 j["problems"] = list;
-                std::cout << dumpJson(j, 2) << "\n";
-            } else {
+                writeJsonOutput(state->json, jsonHeader("spillway.validation/1", profile), j);
+            }
+            if (!state->json.toStdout()) {
                 for (const auto& p : problems)
                     fmt::print("{}: {}: {}\n", state->args.path, p.pointer, p.message);
                 if (problems.empty())
@@ -49,17 +50,19 @@ CommandAction addValidateCommand(CLI::App& app) {
 
 CommandAction addFormatsCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("formats", "List the profile formats this build reads");
-    auto json = std::make_shared<bool>(false);
-    cmd->add_flag("--json", *json, "Print as JSON");
+    auto json = std::make_shared<JsonOutput>();
+    addJsonOption(*cmd, *json, "the list");
     return [json]() {
-        if (*json) {
-            auto list = nlohmann::ordered_json::array();
-            for (const auto& f : profileFormats()) list.push_back({{"id", f.id}, {"description", f.description}});
-            std::cout << dumpJson(list, 2) << "\n";
-        } else {
-            for (const auto& f : profileFormats()) fmt::print("{:<16} {}\n", f.id, f.description);
-        }
-        return kExitOk;
+        return runReportingErrors(*json, [&]() {
+            if (json->requested()) {
+                auto list = nlohmann::ordered_json::array();
+                for (const auto& f : profileFormats()) list.push_back({{"id", f.id}, {"description", f.description}});
+                writeJsonOutput(*json, jsonHeader("spillway.formats/1"), {{"formats", list}});
+            }
+            if (!json->toStdout())
+                for (const auto& f : profileFormats()) fmt::print("{:<16} {}\n", f.id, f.description);
+            return kExitOk;
+        });
     };
 }
 

@@ -1,6 +1,7 @@
 #include "app/cli/workload_simulate.h"
 
 #include "app/cli/cli_common.h"
+#include "app/cli/json_output.h"
 #include "app/cli/sim_report.h"
 #include "app/cli/workload_report.h"
 
@@ -8,6 +9,7 @@
 #include "core/experiment/simulate_workload.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/io/base/json_dump.h"
+#include "core/io/native/profile_hash.h"
 #include "core/sim/workload_sim.h"
 
 #include <fmt/format.h>
@@ -63,12 +65,13 @@ int runWorkloadSimulate(const WorkloadSimulateArgs& args) {
     }
     doc["runs"] = std::move(runs);
     if (!args.jsonOut.empty()) {
-        const auto text = dumpJson(doc, 2) + "\n";
-        if (args.jsonOut == "-") {
-            std::cout << text;
-            return kExitOk;
-        }
-        writeFileAtomically(args.jsonOut, text);
+        const JsonOutput out{args.jsonOut};
+        auto header = jsonHeader("spillway.workload-simulation/1");
+        // Several profiles: one hash per job, by the job's name.
+        header["profile_hashes"] = nlohmann::ordered_json::object();
+        for (const WorkloadJob& job : workload.jobs) header["profile_hashes"][job.name] = profileHash(job.profile);
+        writeJsonOutput(out, header, doc);
+        if (out.toStdout()) return kExitOk;
     }
     fmt::print("Workload    {} ({} jobs{})\n", args.path, workload.jobs.size(),
                workload.name.empty() ? "" : ": " + workload.name);

@@ -25,7 +25,9 @@ namespace spillway::app {
 
 namespace {
 
-constexpr int kTimelineHeight = 240;  // pixels per run's memory timeline
+// Pixels per run's memory timeline: two runs' timelines, the table and the stall bars fit a
+// 1600x1000 window without scrolling (issue 20).
+constexpr int kTimelineHeight = 200;
 
 }  // namespace
 
@@ -79,6 +81,9 @@ ComparePage::ComparePage(views::ViewLink* link, QWidget* parent) : QWidget(paren
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setAlternatingRowColors(true);
     stalls_ = new views::StallBreakdownWidget(link_, this);
+    // The runs' bars only: the per-kernel bars of the first run are the Stalls tab's; here the
+    // room goes to the timelines, so two runs fit a 1600x1000 window without scrolling.
+    stalls_->kernelPlot()->hide();
     timelineBox_ = new QWidget(this);
     timelineLayout_ = new QVBoxLayout(timelineBox_);
     timelineLayout_->setContentsMargins(0, 0, 0, 0);
@@ -89,9 +94,10 @@ ComparePage::ComparePage(views::ViewLink* link, QWidget* parent) : QWidget(paren
     right->addWidget(table_);
     right->addWidget(stalls_);
     right->addWidget(scroll);
-    right->setStretchFactor(0, 2);
-    right->setStretchFactor(1, 3);
-    right->setStretchFactor(2, 3);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 2);
+    right->setStretchFactor(2, 4);
+    right->setSizes({150, 220, 2 * (kTimelineHeight + 24)});
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);

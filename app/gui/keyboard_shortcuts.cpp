@@ -1,5 +1,7 @@
 #include "app/gui/keyboard_shortcuts.h"
 
+#include "app/gui/shortcut_list.h"
+
 #include "app/gui/keyboard_navigator.h"
 
 #include <QAction>
@@ -72,20 +74,11 @@ void KeyboardShortcuts::attachPanKeys(QWidget* view) {
     view->addAction(panRight_);
 }
 
-QString KeyboardShortcuts::shortcutsHtml(const QMenuBar* bar) {
+QString KeyboardShortcuts::shortcutsHtml(const QWidget* window) {
     QString rows;
-    for (const QAction* menuAction : bar->actions()) {
-        const QMenu* menu = menuAction->menu();
-        if (!menu) continue;
-        for (const QAction* a : menu->actions()) {
-            if (a->shortcuts().isEmpty()) continue;
-            QStringList keys;
-            for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText).toHtmlEscaped();
-            rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
-                        .arg(keys.join(QStringLiteral(", ")), QString(a->text()).remove('&').toHtmlEscaped(),
-                             menu->title().remove('&').toHtmlEscaped());
-        }
-    }
+    for (const ShortcutEntry& e : collectShortcuts(window))
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
+                    .arg(e.keys.toHtmlEscaped(), e.text.toHtmlEscaped(), e.where.toHtmlEscaped());
     const QString mouse =
         tr("<tr><td><b>Drag</b></td><td>Memory: select a time range; Lifetimes: pan</td></tr>"
            "<tr><td><b>Wheel</b></td><td>Memory, Lifetimes: zoom around the cursor</td></tr>"
@@ -96,13 +89,13 @@ QString KeyboardShortcuts::shortcutsHtml(const QMenuBar* bar) {
         .arg(rows, mouse);
 }
 
-void KeyboardShortcuts::showShortcutsDialog(QWidget* parent, const QMenuBar* bar) {
+void KeyboardShortcuts::showShortcutsDialog(QWidget* parent, const QWidget* window) {
     auto* dialog = new QDialog(parent);
     dialog->setObjectName("shortcutsDialog");
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Keyboard Shortcuts"));
     auto* text = new QTextBrowser(dialog);
-    text->setHtml(shortcutsHtml(bar));
+    text->setHtml(shortcutsHtml(window));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
     auto* layout = new QVBoxLayout(dialog);

@@ -35,10 +35,11 @@ public:
     // The arrow keys pan while `view` (or a child) has focus.
     void attachPanKeys(QWidget* view);
 
-    // Every action with a shortcut in the menu bar's menus ("Ctrl++ Zoom In"), then what the
-    // mouse does in the time views, as HTML tables: the help dialog and the tests read it.
-    static QString shortcutsHtml(const QMenuBar* bar);
-    static void showShortcutsDialog(QWidget* parent, const QMenuBar* bar);
+    // Every action of `window` with a shortcut (shortcut_list.h: the menus, then keys that work
+    // in one widget), then what the mouse does in the time views, as HTML tables: the help
+    // dialog and the tests read it.
+    static QString shortcutsHtml(const QWidget* window);
+    static void showShortcutsDialog(QWidget* parent, const QWidget* window);
 
 private:
     QAction* make(const QString& text, const QList<QKeySequence>& keys, const char* objectName);

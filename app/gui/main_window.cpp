@@ -9,6 +9,7 @@
 #include "app/gui/find_bar.h"
 #include "app/gui/g10_graph_prompt.h"
 #include "app/gui/keyboard_navigator.h"
+#include "app/gui/docs_links.h"
 #include "app/gui/keyboard_shortcuts.h"
 #include "app/gui/lesson_dock.h"
 #include "app/gui/offsets_page.h"
@@ -18,6 +19,7 @@
 #include "app/gui/simulation_runner.h"
 #include "app/gui/sweep_page.h"
 #include "app/gui/workload_page.h"
+#include "app/gui/workspace_session.h"
 #include "core/workload/workload.h"
 #include "core/io/native/native_json.h"
 #include "core/io/profile_loader.h"
@@ -32,6 +34,7 @@
 #include "views/traffic_widget.h"
 #include "views/view_link.h"
 #include "views/what_if_panel.h"
+#include "views/workspace_model.h"
 
 #include <QAction>
 #include <QApplication>
@@ -156,6 +159,8 @@ void MainWindow::createMenus() {
     addWorkspaceMenus(file);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    addDocsActions(help, this);
+    help->addSeparator();
     help->addAction(tr("&Supported Formats"), this, &MainWindow::showSupportedFormats);
     help->addSeparator();
     QAction* about = help->addAction(QIcon(":/icons/spillway.svg"), tr("&About Spillway"), this, &MainWindow::showAbout);
@@ -258,8 +263,18 @@ void MainWindow::createCompareKeyboardAndFind() {
             statusBar()->showMessage(tr("No run to compare yet: open a profile first"), 5000);
             return;
         }
-        compare_->addRun(run_);
-        statusBar()->showMessage(tr("%1 added to the comparison (%2 runs)").arg(run_->name).arg(compare_->runCount()), 5000);
+        // A run kept in the workspace goes in under the name it was kept as.
+        std::shared_ptr<const views::RunViewData> run = run_;
+        if (shownStoredRunId_ != 0) {
+            const QString kept = workspace_->model()->nameOf({views::WorkspaceItem::Kind::Run, shownStoredRunId_});
+            if (!kept.isEmpty() && kept != run->name) {
+                auto renamed = std::make_shared<views::RunViewData>(*run);
+                renamed->name = kept;
+                run = std::move(renamed);
+            }
+        }
+        compare_->addRun(run);
+        statusBar()->showMessage(tr("%1 added to the comparison (%2 runs)").arg(run->name).arg(compare_->runCount()), 5000);
     });
     addAction(addToComparison_);
     // The what-if dock gets the button under its panel.
@@ -290,7 +305,7 @@ void MainWindow::createCompareKeyboardAndFind() {
     if (helpMenu && helpMenu->menu()) {
         QAction* keys = new QAction(tr("&Keyboard Shortcuts"), this);
         keys->setObjectName("keyboardShortcutsAction");
-        connect(keys, &QAction::triggered, this, [this] { KeyboardShortcuts::showShortcutsDialog(this, menuBar()); });
+        connect(keys, &QAction::triggered, this, [this] { KeyboardShortcuts::showShortcutsDialog(this, this); });
         helpMenu->menu()->insertAction(helpMenu->menu()->actions().value(0), keys);
     }
     for (QWidget* timeView : {static_cast<QWidget*>(timeline_), static_cast<QWidget*>(stalls_)})

@@ -1,5 +1,7 @@
 #include "app/gui/sweep_page.h"
 
+#include "app/gui/sweep_table_panel.h"
+
 #include "core/io/base/load_progress.h"
 #include "core/hardware/hardware_presets.h"
 #include "core/sweep/sweep_result_json.h"
@@ -16,6 +18,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace spillway::app {
@@ -72,11 +75,23 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
     buttons->addWidget(cancelButton_);
     buttons->addWidget(progress_, 1);
     buttons->addWidget(openButton_);
-    auto* layout = new QVBoxLayout(this);
+    auto* oneParameter = new QWidget(this);
+    auto* layout = new QVBoxLayout(oneParameter);
     layout->addLayout(form_);
     layout->addLayout(buttons);
     layout->addWidget(status_);
     layout->addWidget(chart_, 1);
+    // A merged design sweep (millions of cells, many axes) has its own pane: the one-parameter
+    // chart cannot show it.
+    tablePanel_ = new SweepTablePanel(this);
+    modes_ = new QTabWidget(this);
+    modes_->setObjectName("sweepModes");
+    modes_->setDocumentMode(true);
+    modes_->addTab(oneParameter, tr("One parameter"));
+    modes_->addTab(tablePanel_, tr("Sweep table"));
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(modes_);
     connect(runButton_, &QPushButton::clicked, this, &SweepPage::run);
     connect(cancelButton_, &QPushButton::clicked, this, &SweepPage::cancel);
     connect(openButton_, &QPushButton::clicked, this, &SweepPage::chooseResults);
@@ -86,6 +101,11 @@ SweepPage::SweepPage(std::function<std::shared_ptr<const views::ProfileViewData>
 }
 
 QString SweepPage::batchProfilesItem() { return tr("batch profiles"); }
+
+void SweepPage::openTable(const QString& path) {
+    modes_->setCurrentWidget(tablePanel_);
+    tablePanel_->open(path);
+}
 
 bool SweepPage::sweepsBatchProfiles() const {
     const QString p = parameter_->currentText().trimmed();

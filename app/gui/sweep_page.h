@@ -5,7 +5,8 @@
 // sweeps the batch size instead: one profile per batch (files, or profiles of the workspace),
 // loaded and then run on the same worker, each on the what-if machine. "Open results…" shows a
 // sweep that ran elsewhere (a spillway.sweep/1 file, as `spillway-cli reproduce` writes) exactly
-// as one that ran here.
+// as one that ran here. The "Sweep table" pane beside it explores a merged design sweep
+// (sweep_table_panel.h).
 #include "app/gui/latest_job.h"
 #include "app/gui/sweep_profile_list.h"
 #include "core/sweep/parameter_sweep.h"
@@ -24,6 +25,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QLabel;
+class QTabWidget;
 
 namespace spillway::views {
 class SweepWidget;
@@ -32,6 +34,7 @@ class SweepWidget;
 namespace spillway::app {
 
 struct SweepOutcome;
+class SweepTablePanel;
 
 class SweepPage : public QWidget {
     Q_OBJECT
@@ -60,6 +63,11 @@ public:
     QLabel* statusLabel() const { return status_; }
     SweepProfileList* profileList() const { return profiles_; }
     bool sweepsBatchProfiles() const;
+    // The merged-table pane, and the tabs that hold it and the one-parameter form.
+    SweepTablePanel* tablePanel() const { return tablePanel_; }
+    QTabWidget* modes() const { return modes_; }
+    // Shows the table pane and starts reading a merged sweep table (.sqlite or .csv) there.
+    void openTable(const QString& path);
 
 signals:
     void finished(std::shared_ptr<const spillway::SweepResult> result);
@@ -91,6 +99,8 @@ private:
     QProgressBar* progress_;
     QLabel* status_;
     views::SweepWidget* chart_;
+    SweepTablePanel* tablePanel_;
+    QTabWidget* modes_;
     LatestJob<SweepOutcome> job_{this};  // one at a time: Run is disabled while it runs
 };
 

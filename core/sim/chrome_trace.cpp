@@ -1,5 +1,8 @@
 #include "core/sim/chrome_trace.h"
 
+#include "core/sim/chrome_trace_attribution.h"
+#include "core/sim/chrome_trace_counters.h"
+
 #include "core/io/base/file_text.h"
 #include "core/io/base/json_dump.h"
 #include "core/trace/format_units.h"
@@ -69,6 +72,8 @@ Nanoseconds traceOrigin(const SimulationResult& r) {
     if (!r.kernels.empty()) origin = r.kernels.front().start;
     for (const TransferRecord& t : r.transfers) origin = std::min(origin, t.start);
     for (const ResidencySample& s : r.residency) origin = std::min(origin, s.time);
+    for (const auto& intervals : r.tensorResidency)
+        if (!intervals.empty()) origin = std::min(origin, intervals.front().start);
     return origin == std::numeric_limits<Nanoseconds>::max() ? 0 : origin;
 }
 
@@ -77,6 +82,47 @@ std::int64_t kernelAt(const SimulationResult& r, Nanoseconds t) {
     const auto it = std::upper_bound(r.kernels.begin(), r.kernels.end(), t,
                                      [](Nanoseconds x, const KernelTiming& k) { return x < k.start; });
     return static_cast<std::int64_t>(it - r.kernels.begin()) - 1;
+}
+
+// "prefetch tensor7 (+2 more)": the cause and the tensor moved, or the size when no tensor's
+// residency explains the transfer.
+std::string transferName(const Profile& profile, const TransferRecord& t, const TransferAttribution& a) {
+    if (a.tensorPositions.empty()) return readableBytes(t.bytes);
+    std::string name = std::string(toString(a.cause)) + " " + profile.tensors[a.tensorPositions.front()].name;
+    if (a.tensorPositions.size() > 1) name += " (+" + std::to_string(a.tensorPositions.size() - 1) + " more)";
+    return name;
+}
+
+json transferArgs(const Profile& profile, const SimulationResult& result, const TransferRecord& t,
+                  const TransferAttribution& a) {
+    json tensors = json::array();
+    for (std::size_t pos : a.tensorPositions)
+        tensors.push_back({{"id", profile.tensors[pos].id}, {"name", profile.tensors[pos].name}});
+    return {{"bytes", t.bytes},
+            {"link", std::string(toString(t.link))},
+            {"during_kernel", kernelAt(result, t.start)},
+            {"cause", std::string(toString(a.cause))},
+            {"tensors", std::move(tensors)}};
+}
+
+// A flow from the transfer a kernel waited for to the kernel: "s" inside the transfer's slice,
+// "f" bound to the kernel's slice (bp "e": the enclosing slice), one id per pair.
+void appendStallFlows(json& events, const SimulationResult& result, const std::vector<std::int64_t>& waits,
+                      const std::vector<int>& transferTids, const std::vector<int>& kernelTids, Nanoseconds origin) {
+    std::int64_t id = 1;
+    for (std::size_t r = 0; r < waits.size(); ++r) {
+        if (waits[r] < 0) continue;
+        const auto i = static_cast<std::size_t>(waits[r]);
+        const TransferRecord& t = result.transfers[i];
+        const KernelTiming& k = result.kernels[r];
+        json args{{"kernel_run_index", r}, {"transfer", i}};
+        events.push_back({{"ph", "s"}, {"name", "stalled on"}, {"cat", "stall"}, {"id", id}, {"pid", kChromeTracePid},
+                          {"tid", transferTids[i]}, {"ts", micros(t.start - origin)}, {"args", args}});
+        events.push_back({{"ph", "f"}, {"bp", "e"}, {"name", "stalled on"}, {"cat", "stall"}, {"id", id},
+                          {"pid", kChromeTracePid}, {"tid", kernelTids[r]}, {"ts", micros(k.start - origin)},
+                          {"args", args}});
+        ++id;
+    }
 }
 
 }  // namespace
@@ -106,6 +152,7 @@ json chromeTraceJson(const Profile& profile, const Plan& plan, const SimulationR
 
     // Kernels, in run order, on the compute stream.
     Lanes kernelLanes;
+    std::vector<int> kernelTids;
     for (size_t i = 0; i < result.kernels.size(); ++i) {
         const KernelTiming& k = result.kernels[i];
         const auto pos = i < plan.order.size() ? plan.order[i] : static_cast<std::int64_t>(i);
@@ -122,11 +169,12 @@ json chromeTraceJson(const Profile& profile, const Plan& plan, const SimulationR
                   {"faulted_bytes", k.faultedBytes}};
         if (known) args["kernel_id"] = profile.kernels[static_cast<size_t>(pos)].id;
         const int lane = kernelLanes.place(k.start, k.end);
+        kernelTids.push_back(tracks.tid(-1, lane, "compute stream"));
         events.push_back({{"ph", "X"},
                           {"name", name},
                           {"cat", "kernel"},
                           {"pid", kChromeTracePid},
-                          {"tid", tracks.tid(-1, lane, "compute stream")},
+                          {"tid", kernelTids.back()},
                           {"ts", micros(k.start - origin)},
                           {"dur", micros(k.end - k.start)},
                           {"args", std::move(args)}});
@@ -135,17 +183,20 @@ json chromeTraceJson(const Profile& profile, const Plan& plan, const SimulationR
     // Transfers, per link direction; the log is in issue order per link, which is start order.
     std::array<bool, kLinkCount> linkUsed{};
     std::array<Lanes, kLinkCount> linkLanes;
-    for (const TransferRecord& t : result.transfers) {
+    const auto attributions = attributeTransfers(profile, plan, result);
+    std::vector<int> transferTids;
+    for (size_t i = 0; i < result.transfers.size(); ++i) {
+        const TransferRecord& t = result.transfers[i];
         const int link = static_cast<int>(t.link);
         linkUsed[static_cast<size_t>(link)] = true;
         const int lane = linkLanes[static_cast<size_t>(link)].place(t.start, t.end);
-        const std::int64_t during = kernelAt(result, t.start);
-        json args{{"bytes", t.bytes}, {"link", std::string(toString(t.link))}, {"during_kernel", during}};
+        transferTids.push_back(tracks.tid(link, lane, chromeTraceTrackName(t.link)));
+        json args = transferArgs(profile, result, t, attributions[i]);
         events.push_back({{"ph", "X"},
-                          {"name", readableBytes(t.bytes)},
+                          {"name", transferName(profile, t, attributions[i])},
                           {"cat", "transfer"},
                           {"pid", kChromeTracePid},
-                          {"tid", tracks.tid(link, lane, chromeTraceTrackName(t.link))},
+                          {"tid", transferTids.back()},
                           {"ts", micros(t.start - origin)},
                           {"dur", micros(t.end - t.start)},
                           {"args", std::move(args)}});
@@ -164,6 +215,8 @@ json chromeTraceJson(const Profile& profile, const Plan& plan, const SimulationR
         events.push_back(metadata("thread_sort_index", tid, {{"sort_index", tid}}));
     }
 
+    appendStallFlows(events, result, stallWaits(profile, plan, result, attributions), transferTids, kernelTids, origin);
+
     // Resident bytes per tier: one counter track per argument in Perfetto.
     for (const ResidencySample& s : result.residency)
         events.push_back({{"ph", "C"},
@@ -171,6 +224,8 @@ json chromeTraceJson(const Profile& profile, const Plan& plan, const SimulationR
                           {"pid", kChromeTracePid},
                           {"ts", micros(s.time - origin)},
                           {"args", {{"GPU", s.gpu}, {"host", s.host}, {"SSD", s.ssd}, {"in flight", s.inFlight}}}});
+
+    for (json& e : chromeTraceKindCounters(profile, result, origin, kChromeTracePid)) events.push_back(std::move(e));
 
     json otherData{{"generator", "spillway"},
                    {"policy", result.policy},

@@ -5,6 +5,7 @@
 // Comparison" snapshots the current run.
 #include "app/gui/compare_page.h"
 #include "app/gui/main_window.h"
+#include "views/plot_empty_state.h"
 #include "app_fixtures.h"
 #include "tests/app/run_fixtures.h"
 #include "views/memory_timeline_widget.h"
@@ -18,6 +19,8 @@
 #include <QClipboard>
 #include <QDoubleSpinBox>
 #include <QListWidget>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -118,6 +121,43 @@ private slots:
         QCOMPARE(page.runCount(), 0);
         QCOMPARE(page.memoryTimelines().size(), size_t(0));
         QCOMPARE(page.differenceModel()->rowCount(), 0);
+    }
+
+    void twoRunsFitA1600By1000WindowAndAnEmptyPageSaysWhatToDo() {
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentWidget(window.comparePage());
+        // Empty: the stall chart says what to do instead of an empty legend.
+        auto* stalls = window.comparePage()->findChild<views::StallBreakdownWidget*>();
+        QVERIFY(stalls);
+        QVERIFY(views::plotEmptyStateText(stalls->runPlot()).contains("Add Run to Comparison"));
+        QVERIFY(!stalls->runPlot()->legend->visible());
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openProfileWith(test::fixtureProfilePath("tiny-mlp.profile.json"), {});
+        QVERIFY(shown.wait(30000));
+        window.addToComparisonAction()->trigger();
+        shown.clear();
+        window.whatIfPanel()->gpuBox()->setValue(window.whatIfPanel()->gpuBox()->value() / 2);
+        QVERIFY(shown.wait(30000));
+        window.addToComparisonAction()->trigger();
+        QCOMPARE(window.comparePage()->runCount(), 2);
+        QVERIFY(views::plotEmptyStateText(stalls->runPlot()).isEmpty());
+        QTRY_VERIFY(window.comparePage()->memoryTimelines().size() == 2);
+        QApplication::processEvents();
+        // Both timelines shown, inside the window, and their scroll area needs no scrolling.
+        auto* scroll = window.comparePage()->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        for (views::MemoryTimelineWidget* t : window.comparePage()->memoryTimelines()) {
+            QVERIFY(t->isVisible());
+            const QRect inWindow(t->mapTo(&window, QPoint(0, 0)), t->size());
+            QVERIFY2(window.rect().contains(inWindow), qPrintable(QString("timeline at %1,%2 %3x%4")
+                                                                      .arg(inWindow.x()).arg(inWindow.y())
+                                                                      .arg(inWindow.width()).arg(inWindow.height())));
+        }
     }
 
     void mainWindowAddsTheCurrentRun() {

@@ -153,8 +153,10 @@ private slots:
     void formatsListsEveryImporter() {
         const auto r = runCli({"formats", "--json"});
         QCOMPARE(r.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["format"].toString(), QString("spillway.formats/1"));
         QStringList ids;
-        for (const auto& v : QJsonDocument::fromJson(r.out).array()) ids << v.toObject()["id"].toString();
+        for (const auto& v : j["formats"].toArray()) ids << v.toObject()["id"].toString();
         QCOMPARE(ids, (QStringList{"spillway", "g10-workload", "g10-configs", "g10-graph",
                                    "torch-trace", "torch-snapshot", "nsys-sqlite"}));
     }

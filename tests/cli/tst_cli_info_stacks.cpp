@@ -26,7 +26,7 @@ QString writeText(const QTemporaryDir& dir, const char* name, const std::string&
 }
 
 QJsonObject infoJson(const QStringList& args) {
-    const auto r = runCli(QStringList{"info", "--json"} + args);
+    const auto r = runCli(QStringList{"info", "--json", "-"} + args);
     if (r.code != 0) qWarning("%s", r.err.constData());
     return QJsonDocument::fromJson(r.out).object();
 }

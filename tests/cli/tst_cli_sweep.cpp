@@ -65,7 +65,7 @@ private slots:
         }
 
         // The JSON lists the profiles in batch order and gives every cell its batch.
-        const CliRun js = runCli(QStringList{"sweep", "--param", "batch", b2, b1, "--policies", "uvm", "--json"} +
+        const CliRun js = runCli(QStringList{"sweep", "--param", "batch", b2, b1, "--policies", "uvm", "--json", "-"} +
                                  kSmallGpu);
         QCOMPARE(js.code, 0);
         const auto j = nlohmann::json::parse(js.out.toStdString());
@@ -74,6 +74,32 @@ private slots:
         QCOMPARE(QString::fromStdString(j["profiles"][1]["source"].get<std::string>()), b2);
         QCOMPARE(j["cells"].size(), size_t(2));
         QCOMPARE(j["cells"][1]["batch"].get<int>(), 2);
+    }
+
+    // A hardware sweep's CSV: the value column is a number in the key's base unit, the unit in
+    // its header (core/sweep/sweep_keys.h names it), whatever unit the values were given in.
+    void hardwareSweepCsvValueIsANumberWithItsUnitInTheHeader() {
+        QTemporaryDir dir;
+        const QString b1 = generate(dir, 1);
+        const CliRun r = runCli({"sweep", b1, "--param", "ssd.bandwidth", "--values", "3.2GB/s,6400MB/s", "--policies",
+                                 "uvm", "--csv"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].startsWith("ssd.bytes_per_s,policy,"), qPrintable(lines[0]));
+        QCOMPARE(lines[1].split(',')[0], QString("3200000000"));
+        QCOMPARE(lines[2].split(',')[0], QString("6400000000"));
+
+        // The JSON of the same sweep says what it is and which profile it ran.
+        const CliRun js = runCli({"sweep", b1, "--param", "gpu_capacity", "--values", "1GiB", "--policies", "uvm",
+                                  "--json", dir.filePath("s.json")});
+        QCOMPARE(js.code, 0);
+        QFile file(dir.filePath("s.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(file.readAll().toStdString());
+        QCOMPARE(j["format"].get<std::string>(), std::string("spillway.sweep-report/1"));
+        QVERIFY(j["profile_hash"].get<std::string>().rfind("sha256:", 0) == 0);
+        QVERIFY(js.out.contains("gpu_capacity"));  // the table still goes to stdout
     }
 
     void badProfileSetsNameTheFile() {

@@ -4,6 +4,8 @@
 // on a GPU too small for it checks the invariants Perfetto relies on.
 #include "core/policy/planner.h"
 #include "core/sim/chrome_trace.h"
+#include "core/sim/chrome_trace_counters.h"
+#include "core/io/base/json_dump.h"
 #include "core/sim/simulator.h"
 #include "core/io/base/file_text.h"
 #include "sim_test_support.h"
@@ -52,6 +54,30 @@ void checkNoPartialOverlap(const json& trace) {
                                                         .arg(tid).arg(s0).arg(e0).arg(s1).arg(e1)));
         }
     }
+}
+
+std::vector<json> namedCounters(const json& trace, const std::string& name) {
+    std::vector<json> out;
+    for (const json& e : eventsWith(trace, "C"))
+        if (e.at("name") == name) out.push_back(e);
+    return out;
+}
+
+// Flow events come in pairs: an "s" and an "f" (bound to the enclosing slice) with one id.
+std::map<std::int64_t, std::pair<json, json>> flowPairs(const json& trace) {
+    std::map<std::int64_t, std::pair<json, json>> pairs;
+    for (const json& e : eventsWith(trace, "s")) pairs[e.at("id").get<std::int64_t>()].first = e;
+    for (const json& e : eventsWith(trace, "f")) pairs[e.at("id").get<std::int64_t>()].second = e;
+    return pairs;
+}
+
+// The X slice on `tid` that contains `ts` (microseconds), or null.
+json sliceAt(const json& trace, int tid, double ts) {
+    for (const json& e : eventsWith(trace, "X"))
+        if (e.at("tid").get<int>() == tid && e.at("ts").get<double>() <= ts &&
+            ts < e.at("ts").get<double>() + e.at("dur").get<double>())
+            return e;
+    return nullptr;
 }
 
 }  // namespace
@@ -105,7 +131,7 @@ private slots:
         QCOMPARE(transfers[2].at("args").at("during_kernel").get<int>(), 0);  // 3000 ns: still kernel 0
         checkNoPartialOverlap(trace);
 
-        const auto counters = eventsWith(trace, "C");
+        const auto counters = namedCounters(trace, "resident bytes");
         QCOMPARE(counters.size(), size_t(2));
         QCOMPARE(counters[1].at("ts").get<double>(), 0.7);
         QCOMPARE(counters[1].at("args").at("GPU").get<Bytes>(), Bytes(600));
@@ -161,7 +187,7 @@ private slots:
         checkNoPartialOverlap(trace);
 
         // The counters are the residency series, sample by sample.
-        const auto counters = eventsWith(trace, "C");
+        const auto counters = namedCounters(trace, "resident bytes");
         QCOMPARE(counters.size(), r.residency.size());
         for (size_t i = 0; i < counters.size(); ++i) {
             QCOMPARE(nanos(counters[i].at("ts")) + origin, r.residency[i].time);
@@ -174,6 +200,112 @@ private slots:
             QCOMPARE(e.at("pid").get<int>(), kChromeTracePid);
             if (e.at("ph") != "M") QVERIFY(e.at("ts").get<double>() >= 0.0);
         }
+    }
+
+    // Three transfers a hand-made residency explains: X faulted in by f1 (which stalled on it),
+    // W2 prefetched by a directive (f2 waited for it), A1 evicted without a directive.
+    void transfersNamedByTensorAndCauseWithStallFlows() {
+        const Profile profile = testing::trainingStep8();
+        Plan plan;
+        plan.order = {0, 1};
+        plan.directives = {{0, DirectiveKind::Prefetch, 2, Tier::Gpu}};  // W2, issued as f1 starts
+        SimulationResult r;
+        r.policy = "hand";
+        r.hardware = "unit";
+        r.kernels = {{1000, 3500, 2000, 500, 0, 0, 0, 0, 2 * kMiB}, {3500, 6000, 2200, 0, 0, 300, 0, 0, 0}};
+        r.transfers = {{LinkId::HostToGpu, 1000, 1400, 2 * kMiB},
+                       {LinkId::HostToGpu, 2000, 3700, 4 * kMiB},
+                       {LinkId::GpuToHost, 4000, 4500, 8 * kMiB}};
+        r.tensorResidency.resize(profile.tensors.size());
+        auto at = [&](TensorId id) -> std::vector<ResidencyInterval>& {
+            for (size_t i = 0; i < profile.tensors.size(); ++i)
+                if (profile.tensors[i].id == id) return r.tensorResidency[i];
+            throw std::logic_error("no tensor");
+        };
+        at(3) = {{0, 1000, Residence::Host}, {1000, 1400, Residence::InFlight}, {1400, 6000, Residence::Gpu}};
+        at(2) = {{0, 2000, Residence::Host}, {2000, 3700, Residence::InFlight}, {3700, 6000, Residence::Gpu}};
+        at(4) = {{0, 1400, Residence::Absent}, {1400, 4000, Residence::Gpu}, {4000, 4500, Residence::InFlight},
+                 {4500, 6000, Residence::Host}};
+        const json trace = chromeTraceJson(profile, plan, r);
+        QCOMPARE(trace.at("otherData").at("origin_ns").get<Nanoseconds>(), Nanoseconds(0));
+
+        const auto transfers = eventsWith(trace, "X", "transfer");
+        QCOMPARE(transfers.size(), size_t(3));
+        QCOMPARE(transfers[0].at("name").get<std::string>(), std::string("fault X"));
+        QCOMPARE(transfers[1].at("name").get<std::string>(), std::string("prefetch W2"));
+        QCOMPARE(transfers[2].at("name").get<std::string>(), std::string("eviction A1"));
+        QCOMPARE(transfers[1].at("args").at("cause").get<std::string>(), std::string("prefetch"));
+        QCOMPARE(transfers[1].at("args").at("tensors").at(0).at("id").get<TensorId>(), TensorId(2));
+
+        // f1 stalled on X's fault, f2 on W2's prefetch: one flow each, transfer -> kernel.
+        const auto flows = flowPairs(trace);
+        QCOMPARE(flows.size(), size_t(2));
+        const auto kernels = eventsWith(trace, "X", "kernel");
+        for (const auto& [id, pair] : flows) {
+            const auto& [s, f] = pair;
+            QVERIFY2(!s.is_null() && !f.is_null(), "an unpaired flow event");
+            QCOMPARE(f.at("bp").get<std::string>(), std::string("e"));
+            const json from = sliceAt(trace, s.at("tid").get<int>(), s.at("ts").get<double>());
+            const json to = sliceAt(trace, f.at("tid").get<int>(), f.at("ts").get<double>());
+            QCOMPARE(from.value("cat", ""), std::string("transfer"));
+            QCOMPARE(to.value("cat", ""), std::string("kernel"));
+            const auto run = to.at("args").at("run_index").get<size_t>();
+            QCOMPARE(from.at("name").get<std::string>(), std::string(run == 0 ? "fault X" : "prefetch W2"));
+        }
+
+        // One counter track per tier and kind; X lands on the GPU at 1400 ns.
+        for (const char* tier : {"GPU", "host", "SSD"})
+            for (TensorKind kind : {TensorKind::Weight, TensorKind::Activation, TensorKind::Gradient, TensorKind::Input,
+                                    TensorKind::Temporary})
+                QVERIFY2(!namedCounters(trace, chromeTraceKindCounterName(
+                                                   std::string(tier) == "GPU"    ? Residence::Gpu
+                                                   : std::string(tier) == "host" ? Residence::Host
+                                                                                 : Residence::Ssd,
+                                                   kind))
+                              .empty(),
+                         tier);
+        const auto gpuInput = namedCounters(trace, "GPU input bytes");
+        QCOMPARE(gpuInput.back().at("ts").get<double>(), 1.4);
+        QCOMPARE(gpuInput.back().at("args").at("bytes").get<Bytes>(), Bytes(2 * kMiB));
+        const auto hostWeight = namedCounters(trace, "host weight bytes");
+        QCOMPARE(hostWeight.back().at("args").at("bytes").get<Bytes>(), Bytes(0));  // W2 left at 2000 ns
+        QCOMPARE(namedCounters(trace, "host activation bytes").back().at("args").at("bytes").get<Bytes>(), Bytes(8 * kMiB));
+    }
+
+    // On a real UVM run every transfer of a tensor is named by its cause and tensor, every flow
+    // pairs, and every stalled kernel's flow comes from a transfer towards the GPU.
+    void simulatedRunHasCausesFlowsAndKindCounters() {
+        const Profile profile = testing::trainingStep8();
+        HardwareConfig hw = testing::unitMachine(30 * kMiB);
+        hw.iterations = 2;
+        const Plan plan = makePlan("uvm", profile, hw);
+        const SimulationResult r = simulate(profile, plan, hw);
+        const json trace = json::parse(dumpJson(chromeTraceJson(profile, plan, r)));
+        size_t named = 0;
+        for (const json& e : eventsWith(trace, "X", "transfer")) {
+            const std::string cause = e.at("args").at("cause").get<std::string>();
+            QVERIFY2(cause == "fault" || cause == "eviction" || cause == "unknown", cause.c_str());
+            if (cause == "unknown") continue;
+            ++named;
+            const std::string tensor = e.at("args").at("tensors").at(0).at("name").get<std::string>();
+            QCOMPARE(e.at("name").get<std::string>().rfind(cause + " " + tensor, 0), size_t(0));
+        }
+        QVERIFY(named > 0);
+        const auto flows = flowPairs(trace);
+        size_t stalled = 0;
+        for (const KernelTiming& k : r.kernels) stalled += k.faultStall + k.latePrefetchStall > 0 ? 1 : 0;
+        QVERIFY(!flows.empty());
+        QVERIFY(flows.size() <= stalled);
+        const auto names = threadNames(trace);
+        for (const auto& [id, pair] : flows) {
+            QVERIFY(!pair.first.is_null() && !pair.second.is_null());
+            QCOMPARE(sliceAt(trace, pair.second.at("tid").get<int>(), pair.second.at("ts").get<double>()).value("cat", ""),
+                     std::string("kernel"));
+            const std::string track = names.at(pair.first.at("tid").get<int>());
+            QVERIFY2(track.find("->GPU") != std::string::npos, track.c_str());
+        }
+        for (const Tensor& t : profile.tensors)
+            QVERIFY(!namedCounters(trace, chromeTraceKindCounterName(Residence::Gpu, t.kind)).empty());
     }
 
     void unwritablePathNamesTheFile() {
