@@ -261,8 +261,7 @@ void MemoryTimelineWidget::drawLevel(const char* name, Bytes bytes, QColor colou
     line->setPen(pen);
     auto* entry = plot_->addGraph();
     entry->setName(label);
-    entry->setPen(pen);
-    entry->setLineStyle(QCPGraph::lsNone);
+    entry->setPen(pen);  // no data: it draws nothing but its legend sample, a piece of the line
 }
 
 void MemoryTimelineWidget::placeAxes(Bytes top) {

@@ -62,6 +62,8 @@ StallBreakdownWidget::StallBreakdownWidget(ViewLink* link, QWidget* parent) : QW
     runs_plot_->yAxis->setLabel(tr("time (ms)"));
     kernel_plot_ = new QCustomPlot(this);
     kernel_plot_->setObjectName("stallBreakdownKernels");
+    // Its bars are the parts of the legend right above it, in the same colours: one legend for both.
+    kernel_plot_->setProperty("legendShownBy", runs_plot_->objectName());
     kernel_plot_->setMinimumHeight(160);
     kernel_plot_->xAxis->setLabel(tr("kernel (run order; wheel zooms, drag pans)"));
     kernel_plot_->yAxis->setLabel(tr("time (ms)"));

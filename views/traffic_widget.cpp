@@ -1,6 +1,7 @@
 #include "views/traffic_widget.h"
 
 #include "views/format_units.h"
+#include "views/plot_empty_state.h"
 #include "views/plot_tooltips.h"
 #include "views/time_band.h"
 
@@ -175,7 +176,19 @@ void TrafficWidget::redraw() {
     plot_->clearItems();
     rangeBand_ = nullptr;
     rebin();
-    if (!runs_.empty()) {
+    bool moved = false;
+    for (const auto& b : bins_)
+        moved = moved || std::any_of(b.begin(), b.end(), [](Bytes v) { return v != 0; });
+    if (runs_.empty() || !moved) {
+        showPlotEmptyState(plot_, runs_.empty() ? tr("No run yet: open a profile (File ▸ Open).")
+                                                : tr("Nothing moved between GPU, host and SSD in this run: it fits on "
+                                                     "the GPU. Lower the GPU memory in What if to see the traffic."));
+    } else {
+        clearPlotEmptyState(plot_, true);
+        plot_->xAxis->setLabel(tr("time (ms)"));
+        plot_->yAxis->setLabel(tr("bandwidth (GB/s, mean per bin)"));
+    }
+    if (!runs_.empty() && moved) {
         QCPBars* below = nullptr;
         double top = 0;
         std::vector<double> stack(static_cast<size_t>(binCount_), 0.0);

@@ -17,6 +17,7 @@
 
 #include <QAction>
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -231,6 +232,20 @@ void MainWindow::reportWorkspaceFailure(const QString& path, const QString& mess
     box->open();
 }
 
+namespace {
+
+// A file's size, or a folder's (a G10 workload is a folder of files), as the keep banner says it.
+qint64 bytesOnDisk(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.isDir()) return info.size();
+    qint64 total = 0;
+    QDirIterator it(path, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) total += QFileInfo(it.next()).size();
+    return total;
+}
+
+}  // namespace
+
 void MainWindow::findOpenedProfileInWorkspace() {
     keepBanner_->clear();
     if (!workspace_->isOpen() || !data_) return;
@@ -247,7 +262,7 @@ void MainWindow::findOpenedProfileInWorkspace() {
             }
             if (result.id == 0) {
                 const QString name = QString::fromStdString(storedProfileName(*data->profile, currentPath_));
-                keepBanner_->offer(name, QFileInfo(currentPath_).size());
+                keepBanner_->offer(name, bytesOnDisk(currentPath_));
                 return;
             }
             currentProfileId_ = result.id;
