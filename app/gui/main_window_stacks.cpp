@@ -1,6 +1,6 @@
 // MainWindow's allocation stacks (issue 17): the Stack dock (the selected tensor's stack, beside
-// every view), the Frames tab (top allocating frames), and the Tensors table joined to the
-// ViewLink's selected tensor, which all the views share.
+// every view), the Frames tab (top allocating frames), and the Tensors and Kernels tables joined
+// to the ViewLink's selected tensor and kernel, which all the views share.
 #include "app/gui/main_window.h"
 
 #include "views/filtered_table_view.h"
@@ -74,6 +74,16 @@ void MainWindow::createStackViews() {
             });
     connect(link_, &views::ViewLink::selectedTensorChanged, this,
             [this](std::int64_t tensorPos) { showSourceRow(tensorTable_, int(tensorPos)); });
+    // The Kernels table likewise with the selected kernel (a run index, which is the profile's
+    // position: the what-if run replays the profile's order), so a kernel clicked in the Stalls
+    // chart or reached in play mode is the table's row, and a row clicked selects it everywhere.
+    connect(kernelTable_->table()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const int row = currentSourceRow(kernelTable_, current);
+                if (row >= 0) link_->selectKernel(row);
+            });
+    connect(link_, &views::ViewLink::selectedKernelChanged, this,
+            [this](std::int64_t kernel) { showSourceRow(kernelTable_, int(kernel)); });
 }
 
 void MainWindow::showStackViews() {

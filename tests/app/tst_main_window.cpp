@@ -1,6 +1,8 @@
 // The real main window, offscreen: opening goes through the worker thread, a failed open keeps
 // the profile that was open, and the window renders.
 #include "app/gui/main_window.h"
+#include "views/tensor_gantt_widget.h"
+#include "views/view_link.h"
 #include "app_fixtures.h"
 #include "views/filtered_table_view.h"
 #include "views/profile_overview_widget.h"
@@ -12,6 +14,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 #include <set>
 
@@ -134,6 +138,24 @@ private slots:
         QCOMPARE(window.tensorTable()->proxy()->rowCount(), 0);
         QCOMPARE(window.windowTitle(), QString("Spillway"));
         QVERIFY(!close->isEnabled());
+    }
+
+    void tablesAndChartsShareOneSelection() {
+        // Issue 20: a row click selects the kernel or tensor everywhere; a selection made in a
+        // chart (through the shared ViewLink) makes its row current.
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        QSignalSpy shown(&window, &MainWindow::runShown);
+        window.openProfileWith(fixtureProfilePath("tiny-mlp.profile.json"), {});
+        QVERIFY(shown.wait(30000));
+        auto* kernels = window.findChild<spillway::views::FilteredTableView*>("kernelTable");
+        QVERIFY(kernels);
+        window.viewLink()->selectKernel(2);
+        QCOMPARE(kernels->proxy()->mapToSource(kernels->table()->currentIndex()).row(), 2);
+        const QModelIndex row4 = kernels->proxy()->mapFromSource(kernels->proxy()->sourceModel()->index(4, 0));
+        kernels->table()->selectionModel()->setCurrentIndex(row4, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(window.viewLink()->selectedKernel(), std::int64_t(4));
+        QVERIFY(!std::isnan(window.tensorGantt()->kernelCursor()));
     }
 
     void screenshotHasWindowSizeAndContent() {
