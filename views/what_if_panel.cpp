@@ -180,13 +180,13 @@ bool WhatIfPanel::addMachineFile(const QString& path, QString* error) {
 
 void WhatIfPanel::loadPreset(const QString& id) {
     if (id.isEmpty()) return;
-    const HardwareConfig hw = loadHardware(id.toStdString());
-    exact_.gpuBytes = hw.gpuCapacity;
-    exact_.hostBytes = hw.hostCapacity;
-    exact_.ssdBytesPerSecond = std::llround(hw.ssdToGpu.bytesPerSecond);
-    exact_.pcieBytesPerSecond = std::llround(hw.hostToGpu.bytesPerSecond);
-    exact_.faultLatencyNs = hw.faultLatency;
-    exact_.faultBatchPages = std::min<std::int64_t>(hw.faultBatchPages, batch_->maximum());
+    const WhatIfSettings machine = whatIfSettingsOf(loadHardware(id.toStdString()), exact_.policy.toStdString());
+    exact_.gpuBytes = machine.gpuBytes;
+    exact_.hostBytes = machine.hostBytes;
+    exact_.ssdBytesPerSecond = machine.ssdBytesPerSecond;
+    exact_.pcieBytesPerSecond = machine.pcieBytesPerSecond;
+    exact_.faultLatencyNs = machine.faultLatencyNs;
+    exact_.faultBatchPages = std::min<qint64>(machine.faultBatchPages, batch_->maximum());
     showValues();
 }
 

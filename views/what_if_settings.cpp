@@ -1,5 +1,7 @@
 #include "views/what_if_settings.h"
 
+#include <cmath>
+
 namespace spillway::views {
 
 std::vector<std::string> WhatIfSettings::hardwareOverrides() const {
@@ -11,6 +13,19 @@ std::vector<std::string> WhatIfSettings::hardwareOverrides() const {
     // 0 = the preset's batch (settings written before the panel had the field).
     if (faultBatchPages > 0) overrides.push_back("fault_batch_pages=" + std::to_string(faultBatchPages));
     return overrides;
+}
+
+WhatIfSettings whatIfSettingsOf(const HardwareConfig& hw, const std::string& policy) {
+    WhatIfSettings s;
+    s.preset = QString::fromStdString(hw.id);
+    s.policy = QString::fromStdString(policy);
+    s.gpuBytes = hw.gpuCapacity;
+    s.hostBytes = hw.hostCapacity;
+    s.ssdBytesPerSecond = std::llround(hw.ssdToGpu.bytesPerSecond);
+    s.pcieBytesPerSecond = std::llround(hw.hostToGpu.bytesPerSecond);
+    s.faultLatencyNs = hw.faultLatency;
+    s.faultBatchPages = hw.faultBatchPages;
+    return s;
 }
 
 }  // namespace spillway::views

@@ -1,6 +1,8 @@
 #pragma once
 // What the what-if panel asks for: a machine (a preset and the values the user changed), and a
 // migration policy, and the layout methods. Plain data: the panel fills it, the app simulates it.
+#include "core/hardware/hardware.h"
+
 #include <QString>
 
 #include <string>
@@ -27,5 +29,9 @@ struct WhatIfSettings {
     // As hardware overrides on the preset ("gpu_capacity_bytes=...", core's --set syntax).
     std::vector<std::string> hardwareOverrides() const;
 };
+
+// A machine's values as the panel holds them, exactly, with its id as the preset (the inverse of
+// hardwareOverrides): a preset picked on the panel, a stored run's machine.
+WhatIfSettings whatIfSettingsOf(const HardwareConfig& hardware, const std::string& policy);
 
 }  // namespace spillway::views

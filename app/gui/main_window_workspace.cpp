@@ -397,7 +397,7 @@ void MainWindow::showStoredOutcome(const StoredLoadOutcome& outcome, const QElap
     // The stored result is what the views show: the simulation showProfile started, or one still
     // running from the previous setting, must not replace it.
     runner_->cancel();
-    whatIf_->setSettings(whatIfSettingsOf(outcome.run->hardware, outcome.runPolicy.toStdString()));
+    whatIf_->setSettings(views::whatIfSettingsOf(outcome.run->hardware, outcome.runPolicy.toStdString()));
     // elapsed: reading the stored run (and its profile when another was open) and the views' data.
     showRun(outcome.run, timer.nsecsElapsed());
     shownStoredRunId_ = outcome.runId;

@@ -12,8 +12,8 @@
 namespace spillway::app {
 
 qint64 panelGpuBytesAtLeast(qint64 bytes) {
-    // The panel holds GiB to two decimals and reads them back as llround(value x 1 GiB): the
-    // least such value not below `bytes`.
+    // A round amount a person reads on the button ("Use 1.23 GiB"): the least value of 0.01 GiB
+    // steps, llround(hundredths / 100 x 1 GiB), not below `bytes`. The panel takes it exactly.
     const auto held = [](qint64 hundredths) { return std::llround(double(hundredths) / 100.0 * double(kGiB)); };
     qint64 hundredths = std::llround(double(bytes) * 100.0 / double(kGiB));
     while (held(hundredths) < bytes) ++hundredths;

@@ -23,7 +23,7 @@ public:
     QString text() const;
 
 signals:
-    // The user asked for this much GPU memory (the offer rounded up to the What-if panel's 0.01 GiB).
+    // The user asked for this much GPU memory (the offer rounded up to 0.01 GiB, as the button says).
     void useGpuRequested(qint64 bytes);
 
 private:
@@ -32,7 +32,7 @@ private:
     qint64 offered_ = 0;
 };
 
-// The offer as the What-if panel can hold it: rounded up to 0.01 GiB.
+// The offer as the button says it: rounded up to 0.01 GiB.
 qint64 panelGpuBytesAtLeast(qint64 bytes);
 
 }  // namespace spillway::app

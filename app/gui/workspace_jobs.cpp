@@ -53,7 +53,7 @@ ChangedRunOutcome simulateStoredWithChanges(const QString& workspacePath, store:
         outcome.error = loaded.error;
         return outcome;
     }
-    outcome.before = whatIfSettingsOf(loaded.run->hardware, loaded.runPolicy.toStdString());
+    outcome.before = views::whatIfSettingsOf(loaded.run->hardware, loaded.runPolicy.toStdString());
     SimulationOutcome sim = simulateForViews(loaded.profile, settings, nullptr);
     if (!sim.run) outcome.error = sim.error;
     outcome.run = std::move(sim.run);
@@ -70,19 +70,6 @@ store::RowId ensureProfileStored(store::Workspace& workspace, const Profile& pro
     const store::RowId stored = findStoredProfile(workspace, profile);
     if (existed) *existed = stored != 0;
     return stored != 0 ? stored : workspace.addProfile(profile, name);
-}
-
-views::WhatIfSettings whatIfSettingsOf(const HardwareConfig& hw, const std::string& policy) {
-    views::WhatIfSettings s;
-    s.preset = QString::fromStdString(hw.id);
-    s.policy = QString::fromStdString(policy);
-    s.gpuBytes = hw.gpuCapacity;
-    s.hostBytes = hw.hostCapacity;
-    s.ssdBytesPerSecond = hw.ssdToGpu.bytesPerSecond;
-    s.pcieBytesPerSecond = hw.hostToGpu.bytesPerSecond;
-    s.faultLatencyNs = hw.faultLatency;
-    s.faultBatchPages = hw.faultBatchPages;
-    return s;
 }
 
 QStringList describeChanges(const views::WhatIfSettings& before, const views::WhatIfSettings& after) {

@@ -53,9 +53,6 @@ store::RowId findStoredProfile(store::Workspace& workspace, const Profile& profi
 store::RowId ensureProfileStored(store::Workspace& workspace, const Profile& profile, const std::string& name,
                                  bool* existed = nullptr);
 
-// The What-if dock's view of a stored machine and policy (inverse of WhatIfSettings' overrides).
-views::WhatIfSettings whatIfSettingsOf(const HardwareConfig& hardware, const std::string& policy);
-
 // "GPU 20.00 GiB", "policy uvm", ...: what differs between a run's configuration and `after`.
 QStringList describeChanges(const views::WhatIfSettings& before, const views::WhatIfSettings& after);
 

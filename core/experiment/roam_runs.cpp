@@ -4,6 +4,7 @@
 #include "core/sweep/parameter_sweep.h"
 
 #include <exception>
+#include <optional>
 
 namespace spillway::roam {
 
@@ -47,6 +48,7 @@ ModelRuns planModel(Model model, const Scope& scope, unsigned threads) {
     layout.timeLimitSeconds = scope.searchSeconds;
     layout.modelTimeLimitSeconds = scope.modelSeconds;
     layout.threads = threads;
+    std::optional<OrderResult> roamOrder;  // ROAM's single-stream order, for ROAM-MS
     for (size_t p = 0; p < kPipelines; ++p) {
         const auto pipeline = static_cast<Pipeline>(p);
         if (std::string why = leftOut(pipeline, m, scope); !why.empty()) {
@@ -57,8 +59,11 @@ ModelRuns planModel(Model model, const Scope& scope, unsigned threads) {
                 // deadline with no answer: the start they return then is not MODeL's answer, and
                 // nothing is placed on an order MODeL did not make.
                 orderOptions.multiStream = isMultiStream(pipeline);
-                const OrderResult order = orderOperators(kOrderIds[p], m.profile, orderOptions);
-                if (pipeline == kRoam) runs.operatorLivenessNotes = order.notes;
+                // ROAM-MS is ROAM's own order grouped into timesteps: not searched a second time.
+                const OrderResult order = pipeline == kRoamMs && roamOrder
+                                              ? groupedIntoTimesteps(*roamOrder, m.profile)
+                                              : orderOperators(kOrderIds[p], m.profile, orderOptions);
+                if (pipeline == kRoam) roamOrder = order;
                 if (isModel(pipeline) && !madeAnAnswer(order.solverStatus)) {
                     runs.plans[p] = notRun(pipeline, order.notes);
                     continue;
@@ -77,7 +82,6 @@ ModelRuns planModel(Model model, const Scope& scope, unsigned threads) {
         orderOptions.activationLiveness = ActivationLiveness::Segment;
         const OrderResult segment = orderOperators("roam", m.profile, orderOptions);
         runs.segmentLivenessPeak = segment.theoreticalPeak;
-        runs.segmentLivenessNotes = segment.notes;
     }
     return runs;
 }

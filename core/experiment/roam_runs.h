@@ -37,9 +37,8 @@ struct ModelRuns {
     std::array<OrderedLayout, kPipelines> plans;  // error set when a pipeline did not run
     // ROAM's order again with the weight-update scheduler's activations estimated per segment
     // instead of per operator timestep (the paper's), for Table I's models: its theoretical peak
-    // and how many branches the scheduler delayed each way (0 when not run).
+    // (0 when not run).
     Bytes segmentLivenessPeak = 0;
-    std::string segmentLivenessNotes, operatorLivenessNotes;
     const OrderedLayout& at(Pipeline p) const { return plans[p]; }
 };
 

@@ -114,6 +114,11 @@ OrderResult modelOrder(const Profile& profile, const OrderOptions& options = {})
 // Theoretical peak of running `order` (empty = program order), as the results report it.
 Bytes theoreticalPeakOf(const Profile& profile, const std::vector<std::int64_t>& order);
 
+// A single-stream order's multi-stream schedule (OrderOptions::multiStream for program, lescea
+// and roam): its kernels grouped into timesteps at its own peak (multi_stream.h), so the
+// theoretical peak stays; the grouping's time is added to `seconds`.
+OrderResult groupedIntoTimesteps(OrderResult singleStream, const Profile& profile);
+
 // Names the CLI accepts, in table order: program, lescea, roam. Throws std::invalid_argument
 // listing them when `method` is unknown. orderOperators also takes "model" (the whole-graph ILP
 // baseline), which is not in the list: comparisons would run it for its whole time limit.

@@ -62,10 +62,6 @@ const std::vector<std::string>& orderMethodNames() {
     return names;
 }
 
-namespace {
-
-// An order's multi-stream schedule: its kernels grouped into timesteps at its own peak, so the
-// theoretical peak stays what it was (multi_stream.h).
 OrderResult groupedIntoTimesteps(OrderResult result, const Profile& profile) {
     const auto start = std::chrono::steady_clock::now();
     const OrderMemoryModel model(profile);
@@ -73,6 +69,8 @@ OrderResult groupedIntoTimesteps(OrderResult result, const Profile& profile) {
     result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
+
+namespace {
 
 OrderResult singleStreamOrder(const std::string& method, const Profile& profile, const OrderOptions& options) {
     if (method == "program") return programOrder(profile);

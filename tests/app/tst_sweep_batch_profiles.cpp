@@ -37,7 +37,7 @@ QString writeTinyGpt(const QTemporaryDir& dir, std::int64_t batch) {
 views::WhatIfSettings smallGpu() {
     HardwareConfig hw = hardwarePreset("g10-a100");
     hw.gpuCapacity = 8 * kMiB;
-    return app::whatIfSettingsOf(hw, "uvm");
+    return views::whatIfSettingsOf(hw, "uvm");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/sweep/sweep_grid.h"
 #include "core/sweep/sweep_merge.h"
 #include "core/sweep/sweep_table.h"
+#include "tests/support/small_gpt_merged_sweep.h"
 #include "views/sweep_heat_map_widget.h"
 
 #include <QComboBox>
@@ -71,16 +72,9 @@ class TestSweepTablePage : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const std::string results = dir_.filePath("small-gpt.jsonl").toStdString();
-        ShardRunOptions options;
-        options.threads = 2;
-        runDesignSweepShard(loadDesignSweep(SPILLWAY_SOURCE_DIR "/samples/sweeps/small-gpt.sweep.json"), results,
-                            options);
-        const MergedSweep merged = mergeSweepShards({results});
         sqlite_ = dir_.filePath("merged.sqlite");
         csv_ = dir_.filePath("merged.csv");
-        writeMergedSweepSqlite(merged, sqlite_.toStdString());
-        writeText(csv_, mergedSweepCsv(merged));
+        testing::writeSmallGptMergedSweep(dir_.path().toStdString(), csv_.toStdString(), sqlite_.toStdString());
     }
 
     void emptyStateSaysWhatToDo() {

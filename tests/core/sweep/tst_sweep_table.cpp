@@ -7,6 +7,7 @@
 #include "core/sweep/sweep_grid.h"
 #include "core/sweep/sweep_merge.h"
 #include "core/sweep/sweep_table.h"
+#include "tests/support/small_gpt_merged_sweep.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -19,7 +20,6 @@ using namespace spillway;
 
 namespace {
 
-const std::string kSpec = std::string(SPILLWAY_SOURCE_DIR) + "/samples/sweeps/small-gpt.sweep.json";
 
 void writeText(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
@@ -64,16 +64,10 @@ class TestSweepTable : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const std::string results = dir_.filePath("small-gpt.jsonl").toStdString();
-        ShardRunOptions options;
-        options.threads = 2;
-        runDesignSweepShard(loadDesignSweep(kSpec), results, options);
-        merged_ = mergeSweepShards({results});
-        QCOMPARE(merged_.cells.size(), std::size_t(54));  // 3 x 3 x 2 samples x 3 policies
         csv_ = dir_.filePath("merged.csv").toStdString();
         sqlite_ = dir_.filePath("merged.sqlite").toStdString();
-        writeText(csv_, mergedSweepCsv(merged_));
-        writeMergedSweepSqlite(merged_, sqlite_);
+        merged_ = testing::writeSmallGptMergedSweep(dir_.path().toStdString(), csv_, sqlite_);
+        QCOMPARE(merged_.cells.size(), std::size_t(54));  // 3 x 3 x 2 samples x 3 policies
     }
 
     void sqliteAndCsvGiveTheSameTable() {
