@@ -504,7 +504,11 @@ void CudaRun::callOnManaged(std::size_t it, std::size_t j, char* ptr, size_t byt
         case ReplayAction::Free:
         case ReplayAction::Recompute: {
             if (!discardWorks_) { call = "nothing (no batched discard)"; break; }
-            if (program_.skipDiscards) { call = "nothing (discards skipped: --no-discards)"; break; }
+            if (!program_.discards.issues(dir.planIndex)) {
+                call = program_.discards.issuesNone() ? "nothing (discards skipped: --no-discards)"
+                                                      : "nothing (discard skipped: --discards)";
+                break;
+            }
             // CUDA has one discard; whether pages are unmapped now or reclaimed later is the driver's choice.
             call = "cudaMemDiscardBatchAsync";
             if (dir.action == ReplayAction::DiscardLazy)

@@ -253,7 +253,7 @@ BackendRun ModelBackend::run(const ReplayProgram& program, int iterations) {
     std::vector<ReplayCall> calls(program.directives.size());
     for (std::size_t j = 0; j < calls.size(); ++j) {
         const bool follow = j < followed_.size() && followed_[j];
-        calls[j] = follow ? *followed_[j] : replayCallFor(program.arenaKind, program.directives[j]);
+        calls[j] = follow ? *followed_[j] : replayCallFor(program, program.directives[j]);
     }
     BackendRun out = ModelRun(machine_, program, calls, iterations).run();
     races_ = findSlotRaces(program, calls, out);

@@ -21,6 +21,11 @@ ReplayCall replayCallFor(ArenaKind kind, const ReplayDirective& d) {
     return ReplayCall::Nothing;
 }
 
+ReplayCall replayCallFor(const ReplayProgram& program, const ReplayDirective& d) {
+    const ReplayCall call = replayCallFor(program.arenaKind, d);
+    return call == ReplayCall::Discard && !program.discards.issues(d.planIndex) ? ReplayCall::Nothing : call;
+}
+
 std::optional<ReplayCall> replayCallNamed(std::string_view call) {
     const auto starts = [&](std::string_view prefix) { return call.substr(0, prefix.size()) == prefix; };
     if (call == "cudaMemcpyAsync host->device") return ReplayCall::CopyToDevice;

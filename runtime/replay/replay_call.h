@@ -24,6 +24,9 @@ enum class ReplayCall {
 // What the runtime issues for `directive` in an arena of `kind`: in a device arena a prefetch of
 // dropped contents has nothing to copy (the slot is already device memory), so it is Nothing.
 ReplayCall replayCallFor(ArenaKind kind, const ReplayDirective& directive);
+// The same, with the program's choice of drops (ReplayOptions::discards): a drop it leaves out
+// is Nothing.
+ReplayCall replayCallFor(const ReplayProgram& program, const ReplayDirective& directive);
 
 // A measured timeline's call name, as the CUDA backend writes it (prefix match: "nothing (...)",
 // "cudaMemAdvise set-read-mostly ..."); nullopt for a name it does not know (the host backend's

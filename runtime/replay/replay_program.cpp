@@ -34,6 +34,11 @@ ReplayAction replayActionFor(std::string_view directiveKind) {
                                 "\" is not one this replay runtime knows (" + known + ")");
 }
 
+bool dropsContents(ReplayAction action) {
+    return action == ReplayAction::Discard || action == ReplayAction::DiscardLazy || action == ReplayAction::Free ||
+           action == ReplayAction::Recompute;
+}
+
 SideStream sideStreamOf(ReplayAction action) {
     return action == ReplayAction::Prefetch ? SideStream::In : SideStream::Out;
 }

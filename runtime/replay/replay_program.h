@@ -14,6 +14,7 @@
 #include "core/plan/plan.h"
 #include "core/hardware/hardware.h"
 #include "core/trace/units.h"
+#include "runtime/replay/discard_selection.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +35,9 @@ enum class ArenaKind { Managed, Device };
 
 enum class SideStream { In, Out };
 SideStream sideStreamOf(ReplayAction action);
+// A drop: the tensor's contents go (discard, discard-lazy, free, recompute); a managed arena
+// issues it as a discard.
+bool dropsContents(ReplayAction action);
 std::string_view toString(ArenaKind kind);
 
 // A range of the arena.
@@ -115,7 +119,7 @@ struct ReplayProgram {
     bool slotsOrdered = false;           // slot reuse ordered (replay_slot_order.h)
     bool prefetchesAfterDrops = false;   // slot reuse's second rule applied (replay_slot_order.h)
     bool discardAndPrefetchAfterDrop = false;  // ReplayOptions::discardAndPrefetchAfterDrop
-    bool skipDiscards = false;                 // ReplayOptions::skipDiscards
+    DiscardSelection discards;                 // ReplayOptions::discards
     std::vector<ArenaRange> tensors;     // per profile tensor; bytes 0 = never used, not placed
     std::vector<ReplayKernel> kernels;   // run order
     std::vector<ReplayDirective> directives;  // issue order (both streams)

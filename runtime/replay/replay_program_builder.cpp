@@ -89,7 +89,7 @@ public:
         program_.slotsOrdered = orderSlots_;
         program_.prefetchesAfterDrops = prefetchesAfterDrops_;
         program_.discardAndPrefetchAfterDrop = options.discardAndPrefetchAfterDrop;
-        program_.skipDiscards = options.skipDiscards;
+        program_.discards = checkedSelection(options.discards);
         addRecomputes();
         return std::move(program_);
     }
@@ -112,6 +112,7 @@ private:
         return keyOf_[i] != 2 * runIndexOf_[d.kernelPos] + (d.afterKernel ? 1 : 0);
     }
     ReplayDirective replayDirectiveFor(std::size_t i) const;
+    DiscardSelection checkedSelection(const DiscardSelection& s) const;
     void modelDirectiveCosts();
     void modelCost(ReplayDirective& d, TensorState& s) const;
     void linkCrossStreamWaits();
@@ -317,6 +318,22 @@ void ProgramBuilder::moveSlotPrefetches() {
         program_.notes.emplace_back(-1, fmt::format("slot reuse ordered: {} prefetch(es) issued after the drop of another "
                                                     "tensor sharing their arena bytes, before their tensor's next use",
                                                     afterDrops));
+}
+
+// --discards names plan directives: each named on its own must be a drop, and none may lie
+// beyond the plan (a typo would otherwise select nothing, silently).
+DiscardSelection ProgramBuilder::checkedSelection(const DiscardSelection& s) const {
+    const auto count = static_cast<std::int64_t>(plan_.directives.size());
+    if (s.largestIndex() >= count)
+        throw std::invalid_argument(fmt::format("--discards {}: directive {} is beyond the plan's {} directives", s.text(),
+                                                s.largestIndex(), count));
+    for (const std::int64_t i : s.singles()) {
+        const auto kind = plan_.directives[static_cast<std::size_t>(i)].kind;
+        if (!dropsContents(replayActionFor(toString(kind))))
+            throw std::invalid_argument(fmt::format("--discards {}: directive {} is a {}, not a drop (discard, free, "
+                                                    "recompute)", s.text(), i, toString(kind)));
+    }
+    return s;
 }
 
 ReplayDirective ProgramBuilder::replayDirectiveFor(std::size_t i) const {

@@ -24,8 +24,9 @@ struct ReplayOptions {
     // In a managed arena, populate a dropped tensor's pages with cudaMemDiscardAndPrefetchBatchAsync
     // (as runtimes before issue 16 did) instead of a plain prefetch; to measure that regime again.
     bool discardAndPrefetchAfterDrop = false;
-    // In a managed arena, issue none of the plan's discards (an ablation: what they cost here).
-    bool skipDiscards = false;
+    // In a managed arena, which of the plan's drops to issue (all; none: an ablation of what they
+    // cost here; a chosen set: which ones make kernels fault).
+    DiscardSelection discards;
 };
 
 // Throws std::invalid_argument naming the directive (its index in the plan), kernel or tensor

@@ -72,7 +72,7 @@ struct Inputs : spillway::replay::ReplayInputs {
 };
 
 struct Args {
-    std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate;
+    std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate, discards;
     int iterations = 1;
     bool compare = false, force = false, unorderedSlots = false, discardAndPrefetch = false, noDiscards = false;
 };
@@ -107,9 +107,15 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_flag("--discard-and-prefetch", a.discardAndPrefetch,
                  "managed arena: populate a dropped tensor's pages with cudaMemDiscardAndPrefetchBatchAsync (as "
                  "runtimes before issue 16 did) instead of cudaMemPrefetchAsync");
-    app.add_flag("--no-discards", a.noDiscards,
-                 "managed arena: issue none of the plan's discards, frees and recompute drops (an ablation: what "
-                 "they cost on this machine); the timeline names each call \"nothing (discards skipped)\"");
+    auto* none = app.add_flag("--no-discards", a.noDiscards,
+                              "managed arena: issue none of the plan's discards, frees and recompute drops (an "
+                              "ablation: what they cost on this machine); the timeline names each call \"nothing "
+                              "(discards skipped)\"");
+    app.add_option("--discards", a.discards,
+                   "managed arena: which of the plan's drops to issue, by plan directive index: all (the default), "
+                   "none, LIST (only these) or except:LIST, LIST as in 12,40-60; to find which drops make which "
+                   "kernels fault (scripts/gpu/discard-attribution)")
+        ->excludes(none);
 }
 
 spillway::replay::ArenaChoice arenaChoice(const std::string& arena) {
@@ -141,9 +147,10 @@ int replayPlan(const Args& a, const Inputs& in) {
     options.arena = arenaChoice(a.arena);
     options.orderSlots = !a.unorderedSlots;
     options.discardAndPrefetchAfterDrop = a.discardAndPrefetch;
-    options.skipDiscards = a.noDiscards;
     replay::ReplayProgram program;
     try {
+        options.discards = a.noDiscards ? replay::DiscardSelection::none()
+                                        : replay::DiscardSelection::parse(a.discards.empty() ? "all" : a.discards);
         program = replay::buildReplayProgram(in.profile, in.plan, options);
     } catch (const std::invalid_argument& e) {
         fmt::print(stderr, "spillway-replay: {}: {}\n", a.planPath, e.what());

@@ -121,6 +121,44 @@ private slots:
         QVERIFY2(r.err.contains(broken + ":3"), qPrintable(r.err));
     }
 
+    // --discards: a value it cannot read or a directive that is not a drop is bad input (exit 2,
+    // named), nothing is written; --no-discards and --discards together are refused.
+    void aDiscardSelectionIsCheckedBeforeAnythingRuns() {
+        const QString out = dir_.filePath("selected.json");
+        Run r = replayTool({planPath_, kProfile, "--backend", "model", "--machine", "h200", "--arena", "managed",
+                            "--discards", "3,x", "-o", out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--discards \"3,x\"") && r.err.contains("character 3"), qPrintable(r.err));
+        std::int64_t prefetch = -1, drop = -1;
+        for (std::size_t i = 0; i < plan_.plan.directives.size(); ++i) {
+            const DirectiveKind kind = plan_.plan.directives[i].kind;
+            if (kind == DirectiveKind::Prefetch && prefetch < 0) prefetch = static_cast<std::int64_t>(i);
+            if (kind == DirectiveKind::Free && drop < 0) drop = static_cast<std::int64_t>(i);
+        }
+        QVERIFY(prefetch >= 0 && drop >= 0);
+        r = replayTool({planPath_, kProfile, "--backend", "model", "--machine", "h200", "--arena", "managed",
+                        "--discards", QString::number(prefetch), "-o", out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("is a prefetch, not a drop"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        r = replayTool({planPath_, kProfile, "--backend", "model", "--machine", "h200", "--no-discards", "--discards",
+                        "none", "-o", out});
+        QCOMPARE(r.code, 2);
+        r = replayTool({planPath_, kProfile, "--backend", "model", "--machine", "h200", "--arena", "managed",
+                        "--discards", "except:" + QString::number(drop), "-o", out});
+        QCOMPARE(r.code, 0);
+        // What --backend model writes reads back (the reader refused "backend": "model" before).
+        MeasuredTimeline t;
+        try {
+            t = readMeasuredTimeline(out.toStdString());
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        QCOMPARE(t.backend, std::string("model"));
+        for (const MeasuredTransfer& x : t.iterations.back().transfers)
+            if (x.directive == drop) QVERIFY2(x.call.rfind("nothing", 0) == 0, x.call.c_str());
+    }
+
     void cudaWithoutADeviceSaysSo() {
         const QString out = dir_.filePath("cuda.json");
         const Run r = replayTool({planPath_, kProfile, "--backend", "cuda", "-o", out});

@@ -247,6 +247,33 @@ private slots:
         QCOMPARE(k2(modelled(shifted, 1, slow)), k2(modelled(shifted)));
     }
 
+    // A drop --discards leaves out is not issued: the model charges it nothing and its pages stay.
+    void dropsLeftOutAreNotIssued() {
+        const Profile profile = chainProfile();
+        const auto plan = sharedSlotPlan(profile, {directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true),
+                                                   directive(DirectiveKind::Free, 3, 13, Tier::Gpu, true)});
+        HardwareConfig slow = measuredMachine();
+        slow.measured.curve(TransferDirection::ToGpu, TransferMechanism::DiscardedFault) = {{{1'000'000, 1'000'000}}, 0};
+        const auto run = [&](const char* selection) {
+            replay::ReplayOptions managed;
+            managed.arena = replay::ArenaChoice::Managed;
+            managed.discards = replay::DiscardSelection::parse(selection);
+            return modelled(replay::buildReplayProgram(profile, plan, managed), 1, slow).iterations[0];
+        };
+        const auto k2 = [](const MeasuredIteration& i) { return i.kernels[2].endNs - i.kernels[2].startNs; };
+        const MeasuredIteration all = run("all"), none = run("none"), second = run("1"), first = run("except:1");
+        QCOMPARE(all.transfers[0].call, std::string("cudaMemDiscardBatchAsync"));
+        QVERIFY(none.transfers[0].call.rfind("nothing", 0) == 0 && none.transfers[1].call.rfind("nothing", 0) == 0);
+        QVERIFY(second.transfers[0].call.rfind("nothing", 0) == 0);
+        QCOMPARE(second.transfers[1].call, std::string("cudaMemDiscardBatchAsync"));
+        QCOMPARE(first.transfers[0].call, std::string("cudaMemDiscardBatchAsync"));
+        QVERIFY(first.transfers[1].call.rfind("nothing", 0) == 0);
+        // k2 writes into a1's dropped page only when a1's drop (directive 0) is issued
+        QVERIFY(k2(all) > k2(none));
+        QCOMPARE(k2(first), k2(all));
+        QCOMPARE(k2(second), k2(none));
+    }
+
     void modelNamesKernelsWhoseSlotWasWipedUnderThem() {
         const Profile profile = chainProfile();
         // Unordered: a1's free after k1 waits on the out stream behind a pre-evict of w after k0

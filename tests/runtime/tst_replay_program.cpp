@@ -163,6 +163,51 @@ private slots:
         QVERIFY(replay::replayActionFor("advise") == replay::ReplayAction::Advise);
     }
 
+    // --discards: its forms, a canonical text that reads back the same, and the character it
+    // cannot read.
+    void aDiscardSelectionReadsItsForms() {
+        using replay::DiscardSelection;
+        QVERIFY(DiscardSelection::parse("all").issuesAll() && DiscardSelection{}.issues(7));
+        QVERIFY(DiscardSelection::parse("none").issuesNone() && !DiscardSelection::none().issues(0));
+        const DiscardSelection only = DiscardSelection::parse("12,40-42,3,41-44");
+        QCOMPARE(only.text(), std::string("3,12,40-44"));
+        QVERIFY(only.issues(3) && only.issues(12) && only.issues(44) && !only.issues(45) && !only.issues(11));
+        QCOMPARE(only.singles(), (std::vector<std::int64_t>{3, 12}));
+        QCOMPARE(only.largestIndex(), std::int64_t(44));
+        const DiscardSelection except = DiscardSelection::parse("except:5-6");
+        QVERIFY(except.issues(4) && !except.issues(5) && !except.issues(6) && except.issues(7));
+        for (const char* text : {"all", "none", "3,12,40-44", "except:5-6", "0"})
+            QVERIFY(DiscardSelection::parse(DiscardSelection::parse(text).text()) == DiscardSelection::parse(text));
+        const auto refused = [](const char* text) { return errorOf([&] { DiscardSelection::parse(text); }); };
+        QVERIFY2(refused("12,x").contains("at character 4"), qPrintable(refused("12,x")));
+        QVERIFY2(refused("9-3").contains("ending before it starts"), qPrintable(refused("9-3")));
+        QVERIFY(refused("").contains("at character 1"));
+        QVERIFY(refused("-3").contains("at character 1"));
+        QVERIFY(refused("3;4").contains("expected ','"));
+        QVERIFY(refused("except:").contains("at character 8"));
+        QVERIFY(refused("99999999999999999999").contains("too large"));
+    }
+
+    // The builder checks the selection against the plan: an index named on its own must be a drop,
+    // and none may lie beyond the plan.
+    void aDiscardSelectionMustNameThePlansDrops() {
+        const Profile profile = chainProfile();
+        const ExportedPlan plan = exported(profile, {directive(DirectiveKind::Prefetch, 1, 10),
+                                                     directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true)});
+        replay::ReplayOptions options;
+        options.arena = replay::ArenaChoice::Managed;
+        const auto built = [&](const char* selection) {
+            options.discards = replay::DiscardSelection::parse(selection);
+            return errorOf([&] { replay::buildReplayProgram(profile, plan, options); });
+        };
+        QVERIFY(built("1").isEmpty());
+        QVERIFY(built("0-1").isEmpty());  // a range may span other directives
+        QVERIFY2(built("0").contains("directive 0 is a prefetch, not a drop"), qPrintable(built("0")));
+        QVERIFY2(built("except:2").contains("directive 2 is beyond the plan's 2 directives"), qPrintable(built("except:2")));
+        options.discards = replay::DiscardSelection::parse("1");
+        QCOMPARE(replay::buildReplayProgram(profile, plan, options).discards.text(), std::string("1"));
+    }
+
     void aProfileWithAnotherHashIsRefusedNamingBoth() {
         const Profile profile = chainProfile();
         const ExportedPlan plan = exported(profile, {});

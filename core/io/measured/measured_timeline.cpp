@@ -136,7 +136,7 @@ MeasuredTimeline measuredTimelineFromJson(const nlohmann::json& doc, const std::
     if (top.string("format") != kMeasuredFormatId)
         top.fail("/format", "expected \"" + std::string(kMeasuredFormatId) + "\" (a measured timeline)");
     MeasuredTimeline m;
-    m.backend = top.oneOf("backend", {"cuda", "host"});
+    m.backend = top.oneOf("backend", {"cuda", "host", "model"});
     m.device = top.string("device");
     {
         const auto plan = top.object("plan");

@@ -71,7 +71,7 @@ struct MeasuredNote {
 };
 
 struct MeasuredTimeline {
-    std::string backend;           // "cuda" or "host"
+    std::string backend;           // "cuda", "host" or "model" (spillway-replay --backend model)
     std::string device;            // "NVIDIA H100 80GB HBM3", "host CPU (links of g10-a100)"
     std::string planPolicy;
     std::string planHardware;      // the plan's hardware id
