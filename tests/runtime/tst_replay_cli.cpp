@@ -147,6 +147,12 @@ private slots:
         r = replayTool({planPath_, kProfile, "--backend", "model", "--machine", "h200", "--arena", "managed",
                         "--discards", "except:" + QString::number(drop), "-o", out});
         QCOMPARE(r.code, 0);
+        // The model's time is a lower bound where the GPU takes write faults after discards.
+        QVERIFY2(r.out.contains("discarding call(s) an iteration in a managed arena"), qPrintable(r.out));
+        const Run withoutDrops = replayTool({planPath_, kProfile, "--backend", "model", "--machine", "h200", "--arena", "managed",
+                                       "--no-discards", "-o", dir_.filePath("no-discards.json")});
+        QCOMPARE(withoutDrops.code, 0);
+        QVERIFY2(!withoutDrops.out.contains("note:"), qPrintable(withoutDrops.out));
         // What --backend model writes reads back (the reader refused "backend": "model" before).
         MeasuredTimeline t;
         try {
