@@ -11,6 +11,7 @@
 #include "core/io/measured/measured_timeline.h"
 #include "core/sim/simulator.h"
 #include "core/hardware/hardware_presets.h"
+#include "runtime/replay/kernel_error_causes.h"
 #include "runtime/replay/model_backend.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 
@@ -31,7 +33,9 @@ constexpr int kExitBackend = 3;
 
 double ms(spillway::Nanoseconds ns) { return double(ns) / 1e6; }
 
-void printErrors(const spillway::MeasuredComparison& c, const char* against) {
+// `why`, when given, says under each worst kernel what made the difference.
+void printErrors(const spillway::MeasuredComparison& c, const char* against,
+                 const std::function<std::string(std::size_t)>& why = {}) {
     using namespace spillway;
     fmt::print("measured vs {} (iteration {}): {:.3f} ms vs {:.3f} ms, error {:+.3f} ms ({:+.1f}%), "
                "mean |kernel error| {:.1f} us\n",
@@ -42,6 +46,9 @@ void printErrors(const spillway::MeasuredComparison& c, const char* against) {
         fmt::print("  kernel {:>5} {:<40} measured {:>10.1f} us, {} {:>10.1f} us ({:+.1f} us)\n", k.runIndex,
                    k.name.substr(0, 40), double(k.measuredDuration) / 1e3, against, double(k.simulatedDuration) / 1e3,
                    double(k.durationError) / 1e3);
+        if (why)
+            if (const std::string text = why(static_cast<std::size_t>(k.runIndex)); !text.empty())
+                fmt::print("        why: {}\n", text);
     }
 }
 
@@ -73,14 +80,32 @@ void printComparison(const spillway::replay::ReplayInputs& in, const spillway::M
     printErrors(compareMeasured(measured, sim, -1, 5), "simulated");
 }
 
+struct Modelled {
+    spillway::MeasuredTimeline timeline;
+    std::vector<spillway::replay::ModelBackend::SlotRace> races;
+};
+
 // The replay model of the same program on the machine it ran on; with `followCalls`, charging
 // the calls the measured replay made.
-spillway::MeasuredTimeline modelOf(const spillway::replay::ReplayProgram& program, const spillway::HardwareConfig& machine,
-                                   const spillway::MeasuredTimeline* followCalls, int iterations) {
+Modelled modelOf(const spillway::replay::ReplayProgram& program, const spillway::HardwareConfig& machine,
+                 const spillway::MeasuredTimeline* followCalls, int iterations) {
     using namespace spillway;
     replay::ModelBackend model(machine);
     if (followCalls) model.followCalls(program, *followCalls);
-    return replay::runReplay(program, model, iterations);
+    Modelled out;
+    out.timeline = replay::runReplay(program, model, iterations);
+    out.races = model.slotRaces();
+    return out;
+}
+
+// Measured against the replay model, each worst kernel with what made the difference.
+void printModelErrors(const spillway::replay::ReplayProgram& program, const spillway::MeasuredTimeline& measured,
+                      const Modelled& model, const spillway::HardwareConfig& machine) {
+    using namespace spillway;
+    printErrors(compareWithModel(measured, model.timeline, -1, 5), "model", [&](std::size_t runIndex) {
+        return replay::kernelErrorCauses(program, measured, model.timeline, machine, model.races, -1, runIndex).text;
+    });
+    noteUnmodelledFaults(measured);
 }
 
 // The plan and profile, and the --machine when one is named, read once before anything runs.
@@ -149,13 +174,11 @@ int resimulate(const Args& a, const Inputs& in) {
                                     a.planPath + " is of " + in.plan.profileHash);
     const replay::ReplayOptions options = replay::replayOptionsOf(measured);
     const replay::ReplayProgram program = replay::buildReplayProgram(in.profile, in.plan, options);
-    const MeasuredTimeline model =
-        modelOf(program, *in.machine, &measured, static_cast<int>(measured.iterations.size()));
-    if (!a.output.empty()) writeMeasuredTimeline(model, a.output);
+    const Modelled model = modelOf(program, *in.machine, &measured, static_cast<int>(measured.iterations.size()));
+    if (!a.output.empty()) writeMeasuredTimeline(model.timeline, a.output);
     fmt::print("{} ({} arena, {} iteration(s)) re-simulated on {}\n", a.resimulate, measured.arenaKind,
                measured.iterations.size(), a.machine);
-    printErrors(compareWithModel(measured, model, -1, 5), "model");
-    noteUnmodelledFaults(measured);
+    printModelErrors(program, measured, model, *in.machine);
     return kExitOk;
 }
 
@@ -175,7 +198,7 @@ int replayPlan(const Args& a, const Inputs& in) {
         return kExitBadInput;
     }
     const MeasuredTimeline measured = a.backendName == "model"
-                                          ? modelOf(program, *in.machine, nullptr, a.iterations)
+                                          ? modelOf(program, *in.machine, nullptr, a.iterations).timeline
                                           : replay::runReplay(program, *replay::makeReplayBackend(a.backendName), a.iterations);
     try {
         writeMeasuredTimeline(measured, a.output);
@@ -193,8 +216,9 @@ int replayPlan(const Args& a, const Inputs& in) {
     for (const MeasuredNote& n : measured.failures) fmt::print("  failure: {}\n", n.message);
     if (a.compare) printComparison(in, measured);
     if (a.compare && !a.machine.empty() && a.backendName != "model")
-        printErrors(compareWithModel(measured, modelOf(program, *in.machine, &measured, a.iterations), -1, 5), "model");
-    if (a.backendName == "model" || (a.compare && !a.machine.empty())) noteUnmodelledFaults(measured);
+        printModelErrors(program, measured, modelOf(program, *in.machine, &measured, a.iterations), *in.machine);
+    else if (a.backendName == "model")
+        noteUnmodelledFaults(measured);
     return kExitOk;
 }
 

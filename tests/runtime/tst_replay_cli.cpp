@@ -165,6 +165,20 @@ private slots:
             if (x.directive == drop) QVERIFY2(x.call.rfind("nothing", 0) == 0, x.call.c_str());
     }
 
+    // --resimulate prints measured against the model with, under each worst kernel, why; for a
+    // managed arena that discards, the note that the model's time is a lower bound there.
+    void resimulateSaysWhyEachWorstKernelDiffers() {
+        const QString plan = QStringLiteral(SPILLWAY_SHARED_DATA "/h200/replays/gpt-g10.plan.json");
+        if (!QFile::exists(plan)) QSKIP("../shared/data/h200/replays is not beside the checkout");
+        const QString fixtures = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/replays/h200-fixed-runtime/");
+        const Run r = replayTool({plan, kProfile, "--resimulate", fixtures + "g10-managed-1.measured.json.gz", "--machine",
+                                  fixtures + "machine.hardware.json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("measured vs model (iteration 2)") && r.out.count("        why: ") == 5 &&
+                     r.out.contains("a prefetch populated again") && r.out.contains("note: 215 discarding call(s)"),
+                 qPrintable(r.out));
+    }
+
     void cudaWithoutADeviceSaysSo() {
         const QString out = dir_.filePath("cuda.json");
         const Run r = replayTool({planPath_, kProfile, "--backend", "cuda", "-o", out});

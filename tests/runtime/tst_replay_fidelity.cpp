@@ -10,6 +10,7 @@
 #include "core/io/valid_profile.h"
 #include "core/plan/exported_plan.h"
 #include "core/sim/simulator.h"
+#include "runtime/replay/kernel_error_causes.h"
 #include "runtime/replay/model_backend.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"
@@ -28,7 +29,10 @@ const std::string kProfile = SPILLWAY_SOURCE_DIR "/samples/lessons/small-gpt.pro
 
 struct Fidelity {
     MeasuredComparison comparison;
+    replay::ReplayProgram program;
+    MeasuredTimeline measured;
     MeasuredTimeline model;
+    std::vector<replay::ModelBackend::SlotRace> races;
     std::set<std::int64_t> raced;  // run indices of the last iteration's kernels in a slot race
 };
 
@@ -45,6 +49,9 @@ Fidelity resimulateFile(const Profile& profile, const std::string& policy, const
     Fidelity f;
     f.model = replay::runReplay(program, model, static_cast<int>(measured.iterations.size()));
     f.comparison = compareWithModel(measured, f.model, -1, 3);
+    f.program = program;
+    f.measured = measured;
+    f.races = model.slotRaces();
     for (const auto& race : model.slotRaces())
         if (race.iteration + 1 == measured.iterations.size()) f.raced.insert(static_cast<std::int64_t>(race.kernel));
     return f;
@@ -141,6 +148,43 @@ private slots:
         QVERIFY(!resimulate(profile, "g10", "managed", hardwarePreset("h200")).raced.empty());
         QVERIFY(resimulate(profile, "g10", "auto", hardwarePreset("h200")).raced.empty());
         QVERIFY(resimulate(profile, "uvm", "managed", hardwarePreset("h200")).raced.empty());
+    }
+
+    // The error table says why, kernel by kernel (kernel_error_causes.h), from the two timelines.
+    void theErrorTableSaysWhy() {
+        const Profile profile = loadValidProfile(kProfile);
+        const HardwareConfig machine = loadHardware(kFixedRuntime + "machine.hardware.json");
+        const auto causes = [&](const Fidelity& f, std::size_t k) {
+            return replay::kernelErrorCauses(f.program, f.measured, f.model, machine, f.races, -1, k);
+        };
+        // This runtime, managed arena: kernel 88's 4 MiB output was dropped and prefetched again
+        // 5.7 ms before it ran 7 ms longer than modelled; kernel 70, as fast as modelled, says nothing.
+        const Fidelity fixed = resimulateFile(profile, "g10", kFixedRuntime + "g10-managed-1.measured.json.gz", machine);
+        const auto k88 = causes(fixed, 88);
+        QCOMPARE(k88.refilledBytes, Bytes(4) << 20);
+        QVERIFY(k88.runError > 6'000'000 && k88.sincePrefetch > 5'000'000 && k88.sinceDrop > k88.sincePrefetch);
+        QVERIFY2(k88.text.find("does not predict") != std::string::npos, k88.text.c_str());
+        QVERIFY2(causes(fixed, 70).text.find("fault") == std::string::npos, causes(fixed, 70).text.c_str());
+        // The runtime of session 8: kernel 16's output was dropped after its prefetch (no slot
+        // order), kernel 97 ran while another tensor's call dropped its bytes.
+        const Fidelity shared = resimulate(profile, "g10", "managed", machine);
+        const auto k16 = causes(shared, 16);
+        QCOMPARE(k16.droppedBytes, Bytes(16) << 20);
+        QVERIFY2(k16.text.find("no prefetch since") != std::string::npos, k16.text.c_str());
+        QVERIFY(causes(shared, 97).slotRace);
+        // A device arena drops nothing.
+        const Fidelity device = resimulate(profile, "g10", "auto", machine);
+        for (std::size_t k = 0; k < device.program.kernels.size(); ++k) {
+            const auto c = causes(device, k);
+            QVERIFY(c.refilledBytes == 0 && c.droppedBytes == 0 && !c.slotRace);
+        }
+        bool refused = false;
+        try {
+            replay::kernelErrorCauses(fixed.program, fixed.measured, fixed.model, machine, fixed.races, 7, 0);
+        } catch (const std::invalid_argument&) {
+            refused = true;
+        }
+        QVERIFY(refused);
     }
 
     // The plans' own simulation (their planning machine, g10-a100 at 0.3 GiB) against the same
