@@ -103,4 +103,31 @@ KernelErrorCauses kernelErrorCauses(const ReplayProgram& program, const Measured
     return c;
 }
 
+ErrorBreakdown errorBreakdown(const ReplayProgram& program, const MeasuredTimeline& measured, const MeasuredTimeline& model,
+                              const HardwareConfig& machine, const std::vector<ModelBackend::SlotRace>& races,
+                              std::int64_t iteration) {
+    ErrorBreakdown b;
+    const bool managed = program.arenaKind == ArenaKind::Managed;
+    for (std::size_t k = 0; k < program.kernels.size(); ++k) {
+        const KernelErrorCauses c = kernelErrorCauses(program, measured, model, machine, races, iteration, k);
+        ErrorBreakdown::Part& part = c.slotRace                             ? b.slotRaces
+                                     : managed && c.droppedBytes > 0        ? b.dropped
+                                     : managed && c.refilledBytes > 0       ? b.refilled
+                                                                            : b.other;
+        ++part.kernels;
+        part.runError += c.runError;
+        part.waitError += c.waitError;
+    }
+    const auto line = [&](const ErrorBreakdown::Part& p, const char* what) {
+        if (p.kernels == 0) return;
+        b.text += fmt::format("  {:+9.3f} ms running, {:+9.3f} ms waiting: {} kernel(s) {}\n", double(p.runError) / 1e6,
+                              double(p.waitError) / 1e6, p.kernels, what);
+    };
+    line(b.slotRaces, "in a slot race");
+    line(b.dropped, "writing bytes a discard dropped, with no prefetch since");
+    line(b.refilled, "writing bytes a discard dropped and a prefetch populated again");
+    line(b.other, "else");
+    return b;
+}
+
 }  // namespace spillway::replay

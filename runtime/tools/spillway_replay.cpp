@@ -105,6 +105,8 @@ void printModelErrors(const spillway::replay::ReplayProgram& program, const spil
     printErrors(compareWithModel(measured, model.timeline, -1, 5), "model", [&](std::size_t runIndex) {
         return replay::kernelErrorCauses(program, measured, model.timeline, machine, model.races, -1, runIndex).text;
     });
+    fmt::print("where the difference is, kernel by kernel (measured minus model):\n{}",
+               replay::errorBreakdown(program, measured, model.timeline, machine, model.races, -1).text);
     noteUnmodelledFaults(measured);
 }
 

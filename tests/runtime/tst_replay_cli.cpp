@@ -175,7 +175,8 @@ private slots:
                                   fixtures + "machine.hardware.json"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("measured vs model (iteration 2)") && r.out.count("        why: ") == 5 &&
-                     r.out.contains("a prefetch populated again") && r.out.contains("note: 215 discarding call(s)"),
+                     r.out.contains("a prefetch populated again") && r.out.contains("note: 215 discarding call(s)") &&
+                     r.out.contains("where the difference is") && r.out.contains("168 kernel(s) else"),
                  qPrintable(r.out));
     }
 

@@ -165,6 +165,13 @@ private slots:
         QVERIFY(k88.runError > 6'000'000 && k88.sincePrefetch > 5'000'000 && k88.sinceDrop > k88.sincePrefetch);
         QVERIFY2(k88.text.find("does not predict") != std::string::npos, k88.text.c_str());
         QVERIFY2(causes(fixed, 70).text.find("fault") == std::string::npos, causes(fixed, 70).text.c_str());
+        // The whole iteration: what the model misses is in the kernels writing refilled bytes; the
+        // other 168 run within a millisecond of the model, all together.
+        const auto split = replay::errorBreakdown(fixed.program, fixed.measured, fixed.model, machine, fixed.races, -1);
+        QVERIFY2(split.refilled.runError > 60'000'000 && std::abs(split.other.runError) < 1'000'000 &&
+                     split.slotRaces.kernels == 0 && split.dropped.kernels == 0,
+                 split.text.c_str());
+        QCOMPARE(split.refilled.kernels + split.other.kernels, fixed.program.kernels.size());
         // The runtime of session 8: kernel 16's output was dropped after its prefetch (no slot
         // order), kernel 97 ran while another tensor's call dropped its bytes.
         const Fidelity shared = resimulate(profile, "g10", "managed", machine);
@@ -172,6 +179,9 @@ private slots:
         QCOMPARE(k16.droppedBytes, Bytes(16) << 20);
         QVERIFY2(k16.text.find("no prefetch since") != std::string::npos, k16.text.c_str());
         QVERIFY(causes(shared, 97).slotRace);
+        const auto sharedSplit = replay::errorBreakdown(shared.program, shared.measured, shared.model, machine, shared.races, -1);
+        QCOMPARE(sharedSplit.slotRaces.kernels, shared.raced.size());
+        QVERIFY2(sharedSplit.slotRaces.runError > 40'000'000 && sharedSplit.dropped.kernels > 0, sharedSplit.text.c_str());
         // A device arena drops nothing.
         const Fidelity device = resimulate(profile, "g10", "auto", machine);
         for (std::size_t k = 0; k < device.program.kernels.size(); ++k) {
