@@ -11,7 +11,10 @@
 #include "core/io/measured/measured_timeline.h"
 #include "core/sim/simulator.h"
 #include "core/hardware/hardware_presets.h"
+#include "core/io/base/file_text.h"
+#include "core/io/base/json_dump.h"
 #include "runtime/replay/kernel_error_causes.h"
+#include "runtime/replay/model_comparison_json.h"
 #include "runtime/replay/model_backend.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"
@@ -98,10 +101,26 @@ Modelled modelOf(const spillway::replay::ReplayProgram& program, const spillway:
     return out;
 }
 
-// Measured against the replay model, each worst kernel with what made the difference.
+// Measured against the replay model, each worst kernel with what made the difference; with
+// --json, the whole comparison as JSON too (only that on stdout with `--json -`).
 void printModelErrors(const spillway::replay::ReplayProgram& program, const spillway::MeasuredTimeline& measured,
-                      const Modelled& model, const spillway::HardwareConfig& machine) {
+                      const Modelled& model, const spillway::HardwareConfig& machine, const std::string& json) {
     using namespace spillway;
+    if (!json.empty()) {
+        nlohmann::ordered_json doc;
+        doc["format"] = std::string(replay::kReplayComparisonFormatId);
+        doc["tool"] = {{"name", "spillway-replay"}, {"version", std::string(SPILLWAY_VERSION)}};
+        doc["profile_hash"] = measured.profileHash;
+        const nlohmann::ordered_json body =
+            replay::modelComparisonJson(program, measured, model.timeline, machine, model.races, -1);
+        for (const auto& [key, value] : body.items()) doc[key] = value;
+        const std::string text = dumpJson(doc, 1) + "\n";
+        if (json == "-") {
+            fmt::print("{}", text);
+            return;
+        }
+        writeFileAtomically(json, text);
+    }
     printErrors(compareWithModel(measured, model.timeline, -1, 5), "model", [&](std::size_t runIndex) {
         return replay::kernelErrorCauses(program, measured, model.timeline, machine, model.races, -1, runIndex).text;
     });
@@ -116,7 +135,7 @@ struct Inputs : spillway::replay::ReplayInputs {
 };
 
 struct Args {
-    std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate, discards;
+    std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate, discards, json;
     int iterations = 1;
     bool compare = false, force = false, unorderedSlots = false, discardAndPrefetch = false, noDiscards = false;
 };
@@ -160,6 +179,13 @@ void addOptions(CLI::App& app, Args& a) {
                    "none, LIST (only these) or except:LIST, LIST as in 12,40-60; to find which drops make which "
                    "kernels fault (scripts/gpu/discard-attribution)")
         ->excludes(none);
+    app.add_option("--json", a.json,
+                   "with --resimulate, or --compare --machine: also write measured against the replay model, every "
+                   "kernel with why, as spillway.replay-comparison/1 JSON to FILE, or - for stdout instead of the "
+                   "text (a bare --json means -)")
+        ->type_name("FILE|-")
+        ->expected(0, 1)
+        ->default_str("-");
 }
 
 spillway::replay::ArenaChoice arenaChoice(const std::string& arena) {
@@ -178,9 +204,10 @@ int resimulate(const Args& a, const Inputs& in) {
     const replay::ReplayProgram program = replay::buildReplayProgram(in.profile, in.plan, options);
     const Modelled model = modelOf(program, *in.machine, &measured, static_cast<int>(measured.iterations.size()));
     if (!a.output.empty()) writeMeasuredTimeline(model.timeline, a.output);
-    fmt::print("{} ({} arena, {} iteration(s)) re-simulated on {}\n", a.resimulate, measured.arenaKind,
-               measured.iterations.size(), a.machine);
-    printModelErrors(program, measured, model, *in.machine);
+    if (a.json != "-")
+        fmt::print("{} ({} arena, {} iteration(s)) re-simulated on {}\n", a.resimulate, measured.arenaKind,
+                   measured.iterations.size(), a.machine);
+    printModelErrors(program, measured, model, *in.machine, a.json);
     return kExitOk;
 }
 
@@ -218,7 +245,7 @@ int replayPlan(const Args& a, const Inputs& in) {
     for (const MeasuredNote& n : measured.failures) fmt::print("  failure: {}\n", n.message);
     if (a.compare) printComparison(in, measured);
     if (a.compare && !a.machine.empty() && a.backendName != "model")
-        printModelErrors(program, measured, modelOf(program, *in.machine, &measured, a.iterations), *in.machine);
+        printModelErrors(program, measured, modelOf(program, *in.machine, &measured, a.iterations), *in.machine, a.json);
     else if (a.backendName == "model")
         noteUnmodelledFaults(measured);
     return kExitOk;
@@ -230,6 +257,11 @@ std::string usageProblem(const Args& a) {
     if (a.resimulate.empty() && a.output.empty()) return "--output is required";
     if ((a.backendName == "model" || !a.resimulate.empty()) && a.machine.empty())
         return "--machine is required with --backend model and --resimulate (a preset id such as h200, or a file)";
+    if (!a.json.empty() && a.resimulate.empty() && !(a.compare && !a.machine.empty() && a.backendName != "model"))
+        return "--json needs a comparison with the replay model: --resimulate, or --compare --machine with a backend "
+               "that runs";
+    if (a.json == "-" && a.resimulate.empty())
+        return "--json - prints only the JSON, which needs --resimulate; give --json FILE after a replay";
     if (!a.output.empty() && std::filesystem::exists(a.output) && !a.force)
         return a.output + " exists; pass --force to overwrite it";
     return {};
