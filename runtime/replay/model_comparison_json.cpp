@@ -1,7 +1,5 @@
 #include "runtime/replay/model_comparison_json.h"
 
-#include "core/deploy/measured_comparison.h"
-#include "runtime/replay/kernel_error_causes.h"
 
 namespace spillway::replay {
 
@@ -28,11 +26,10 @@ nlohmann::ordered_json kernelJson(const KernelError& k, const KernelErrorCauses&
 
 }  // namespace
 
-nlohmann::ordered_json modelComparisonJson(const ReplayProgram& program, const MeasuredTimeline& measured,
-                                           const MeasuredTimeline& model, const HardwareConfig& machine,
-                                           const std::vector<ModelBackend::SlotRace>& races, std::int64_t iteration) {
-    const MeasuredComparison c = compareWithModel(measured, model, iteration, 0);
-    const ErrorBreakdown split = errorBreakdown(program, measured, model, machine, races, iteration);
+nlohmann::ordered_json modelComparisonJson(const MeasuredTimeline& measured, const ReplayModelComparison& rc,
+                                           const HardwareConfig& machine) {
+    const MeasuredComparison& c = rc.comparison;
+    const ErrorBreakdown& split = rc.breakdown;
     nlohmann::ordered_json j;
     j["plan"] = {{"policy", measured.planPolicy}, {"hardware", measured.planHardware}};
     j["arena"] = measured.arenaKind;
@@ -47,10 +44,7 @@ nlohmann::ordered_json modelComparisonJson(const ReplayProgram& program, const M
                                                     partJson("dropped and refilled", split.refilled),
                                                     partJson("other", split.other)});
     auto& kernels = j["kernels"] = nlohmann::ordered_json::array();
-    for (const KernelError& k : c.kernels) {
-        const auto r = static_cast<std::size_t>(k.runIndex);
-        kernels.push_back(kernelJson(k, kernelErrorCauses(program, measured, model, machine, races, iteration, r)));
-    }
+    for (const KernelError& k : c.kernels) kernels.push_back(kernelJson(k, rc.causes.at(static_cast<std::size_t>(k.runIndex))));
     return j;
 }
 

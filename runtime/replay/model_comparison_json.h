@@ -5,8 +5,7 @@
 // the header (format, tool, profile_hash).
 #include "core/hardware/hardware.h"
 #include "core/io/measured/measured_timeline.h"
-#include "runtime/replay/model_backend.h"
-#include "runtime/replay/replay_program.h"
+#include "runtime/replay/replay_model_comparison.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,10 +15,9 @@ namespace spillway::replay {
 
 inline constexpr std::string_view kReplayComparisonFormatId = "spillway.replay-comparison/1";
 
-// Iteration `iteration` (< 0: the last) of both timelines of `program`: totals, the error split
-// by cause and every kernel. Throws std::invalid_argument when the timelines do not fit.
-nlohmann::ordered_json modelComparisonJson(const ReplayProgram& program, const MeasuredTimeline& measured,
-                                           const MeasuredTimeline& model, const HardwareConfig& machine,
-                                           const std::vector<ModelBackend::SlotRace>& races, std::int64_t iteration);
+// The last iteration of `measured` against the replay model on `machine` (`c`): totals, the
+// error split by cause and every kernel.
+nlohmann::ordered_json modelComparisonJson(const MeasuredTimeline& measured, const ReplayModelComparison& c,
+                                           const HardwareConfig& machine);
 
 }  // namespace spillway::replay

@@ -13,8 +13,8 @@
 #include "core/hardware/hardware_presets.h"
 #include "core/io/base/file_text.h"
 #include "core/io/base/json_dump.h"
-#include "runtime/replay/kernel_error_causes.h"
 #include "runtime/replay/model_comparison_json.h"
+#include "runtime/replay/replay_model_comparison.h"
 #include "runtime/replay/model_backend.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"
@@ -55,20 +55,9 @@ void printErrors(const spillway::MeasuredComparison& c, const char* against,
     }
 }
 
-// The replay model prices a discarded page a kernel faults back, but not the write faults a real
-// GPU took after a discard and a prefetch of the same bytes (docs/validation.md, "A managed arena
-// with discards"): its time is then a lower bound, and it says so beside its numbers.
+// For a managed arena whose replay discards, the model's time is a lower bound: say so.
 void noteUnmodelledFaults(const spillway::MeasuredTimeline& t) {
-    if (t.arenaKind != "managed" || t.iterations.empty()) return;
-    const auto& transfers = t.iterations.back().transfers;
-    const auto discards = std::count_if(transfers.begin(), transfers.end(), [](const spillway::MeasuredTransfer& x) {
-        return x.call.rfind("cudaMemDiscard", 0) == 0;
-    });
-    if (discards == 0) return;
-    fmt::print("note: {} discarding call(s) an iteration in a managed arena: on the H200, replays like this took 1.1 to 4.4 "
-               "times the model's time in write faults it does not predict (docs/validation.md, \"A managed arena "
-               "with discards\"); --no-discards replays without them\n",
-               discards);
+    if (const std::string note = spillway::replay::unmodelledFaultsNote(t); !note.empty()) fmt::print("note: {}\n", note);
 }
 
 // The plan simulated on its own (planning) machine.
@@ -83,36 +72,24 @@ void printComparison(const spillway::replay::ReplayInputs& in, const spillway::M
     printErrors(compareMeasured(measured, sim, -1, 5), "simulated");
 }
 
-struct Modelled {
-    spillway::MeasuredTimeline timeline;
-    std::vector<spillway::replay::ModelBackend::SlotRace> races;
-};
-
-// The replay model of the same program on the machine it ran on; with `followCalls`, charging
-// the calls the measured replay made.
-Modelled modelOf(const spillway::replay::ReplayProgram& program, const spillway::HardwareConfig& machine,
-                 const spillway::MeasuredTimeline* followCalls, int iterations) {
-    using namespace spillway;
-    replay::ModelBackend model(machine);
-    if (followCalls) model.followCalls(program, *followCalls);
-    Modelled out;
-    out.timeline = replay::runReplay(program, model, iterations);
-    out.races = model.slotRaces();
-    return out;
+// The replay model's own timeline of the program on `machine` (--backend model).
+spillway::MeasuredTimeline modelOf(const spillway::replay::ReplayProgram& program, const spillway::HardwareConfig& machine,
+                                   int iterations) {
+    spillway::replay::ModelBackend model(machine);
+    return spillway::replay::runReplay(program, model, iterations);
 }
 
 // Measured against the replay model, each worst kernel with what made the difference; with
 // --json, the whole comparison as JSON too (only that on stdout with `--json -`).
-void printModelErrors(const spillway::replay::ReplayProgram& program, const spillway::MeasuredTimeline& measured,
-                      const Modelled& model, const spillway::HardwareConfig& machine, const std::string& json) {
+void printModelErrors(const spillway::MeasuredTimeline& measured, const spillway::replay::ReplayModelComparison& c,
+                      const spillway::HardwareConfig& machine, const std::string& json) {
     using namespace spillway;
     if (!json.empty()) {
         nlohmann::ordered_json doc;
         doc["format"] = std::string(replay::kReplayComparisonFormatId);
         doc["tool"] = {{"name", "spillway-replay"}, {"version", std::string(SPILLWAY_VERSION)}};
         doc["profile_hash"] = measured.profileHash;
-        const nlohmann::ordered_json body =
-            replay::modelComparisonJson(program, measured, model.timeline, machine, model.races, -1);
+        const nlohmann::ordered_json body = replay::modelComparisonJson(measured, c, machine);
         for (const auto& [key, value] : body.items()) doc[key] = value;
         const std::string text = dumpJson(doc, 1) + "\n";
         if (json == "-") {
@@ -121,11 +98,8 @@ void printModelErrors(const spillway::replay::ReplayProgram& program, const spil
         }
         writeFileAtomically(json, text);
     }
-    printErrors(compareWithModel(measured, model.timeline, -1, 5), "model", [&](std::size_t runIndex) {
-        return replay::kernelErrorCauses(program, measured, model.timeline, machine, model.races, -1, runIndex).text;
-    });
-    fmt::print("where the difference is, kernel by kernel (measured minus model):\n{}",
-               replay::errorBreakdown(program, measured, model.timeline, machine, model.races, -1).text);
+    printErrors(c.comparison, "model", [&](std::size_t runIndex) { return c.causes.at(runIndex).text; });
+    fmt::print("where the difference is, kernel by kernel (measured minus model):\n{}", c.breakdown.text);
     noteUnmodelledFaults(measured);
 }
 
@@ -202,12 +176,12 @@ int resimulate(const Args& a, const Inputs& in) {
                                     a.planPath + " is of " + in.plan.profileHash);
     const replay::ReplayOptions options = replay::replayOptionsOf(measured);
     const replay::ReplayProgram program = replay::buildReplayProgram(in.profile, in.plan, options);
-    const Modelled model = modelOf(program, *in.machine, &measured, static_cast<int>(measured.iterations.size()));
-    if (!a.output.empty()) writeMeasuredTimeline(model.timeline, a.output);
+    const replay::ReplayModelComparison c = replay::compareWithReplayModel(program, measured, *in.machine);
+    if (!a.output.empty()) writeMeasuredTimeline(c.model, a.output);
     if (a.json != "-")
         fmt::print("{} ({} arena, {} iteration(s)) re-simulated on {}\n", a.resimulate, measured.arenaKind,
                    measured.iterations.size(), a.machine);
-    printModelErrors(program, measured, model, *in.machine, a.json);
+    printModelErrors(measured, c, *in.machine, a.json);
     return kExitOk;
 }
 
@@ -227,7 +201,7 @@ int replayPlan(const Args& a, const Inputs& in) {
         return kExitBadInput;
     }
     const MeasuredTimeline measured = a.backendName == "model"
-                                          ? modelOf(program, *in.machine, nullptr, a.iterations).timeline
+                                          ? modelOf(program, *in.machine, a.iterations)
                                           : replay::runReplay(program, *replay::makeReplayBackend(a.backendName), a.iterations);
     try {
         writeMeasuredTimeline(measured, a.output);
@@ -245,7 +219,7 @@ int replayPlan(const Args& a, const Inputs& in) {
     for (const MeasuredNote& n : measured.failures) fmt::print("  failure: {}\n", n.message);
     if (a.compare) printComparison(in, measured);
     if (a.compare && !a.machine.empty() && a.backendName != "model")
-        printModelErrors(program, measured, modelOf(program, *in.machine, &measured, a.iterations), *in.machine, a.json);
+        printModelErrors(measured, replay::compareWithReplayModel(program, measured, *in.machine), *in.machine, a.json);
     else if (a.backendName == "model")
         noteUnmodelledFaults(measured);
     return kExitOk;
