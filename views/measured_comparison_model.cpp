@@ -15,10 +15,13 @@ bool isError(int column) {
 
 MeasuredComparisonModel::MeasuredComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void MeasuredComparisonModel::setComparison(MeasuredComparison comparison) {
+void MeasuredComparisonModel::setComparison(MeasuredComparison comparison, std::vector<QString> why, bool againstModel) {
     beginResetModel();
     comparison_ = std::move(comparison);
+    why_ = std::move(why);
+    againstModel_ = againstModel;
     endResetModel();
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
 void MeasuredComparisonModel::clear() { setComparison({}); }
@@ -47,6 +50,11 @@ QVariant MeasuredComparisonModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const int column = index.column();
     const KernelError& k = comparison_.kernels[static_cast<std::size_t>(index.row())];
+    if (column == Why) {
+        const auto r = static_cast<std::size_t>(k.runIndex);
+        const QString why = r < why_.size() ? why_[r] : QString();
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole || role == kSortRole ? QVariant(why) : QVariant();
+    }
     if (role == kSortRole) {
         if (column == Kernel) return QString::fromStdString(k.name);
         return QVariant::fromValue<qint64>(value(index.row(), column));
@@ -68,12 +76,13 @@ QVariant MeasuredComparisonModel::headerData(int section, Qt::Orientation orient
     switch (section) {
         case RunIndex: return tr("#");
         case Kernel: return tr("Kernel");
-        case SimulatedStart: return tr("Simulated start");
+        case SimulatedStart: return againstModel_ ? tr("Model start") : tr("Simulated start");
         case MeasuredStart: return tr("Measured start");
         case StartError: return tr("Start error");
-        case SimulatedDuration: return tr("Simulated");
+        case SimulatedDuration: return againstModel_ ? tr("Model") : tr("Simulated");
         case MeasuredDuration: return tr("Measured");
         case DurationError: return tr("Error");
+        case Why: return tr("Why");
         default: return {};
     }
 }

@@ -1,16 +1,27 @@
 #include "app/gui/measured_page.h"
 
+#include "core/hardware/hardware_presets.h"
 #include "core/io/base/import_error.h"
 #include "core/io/native/profile_hash.h"
+#include "core/plan/exported_plan.h"
+#include "runtime/replay/replay_model_comparison.h"
+#include "runtime/replay/replay_program_builder.h"
+#include "runtime/replay/replay_runner.h"
 #include "views/format_units.h"
 #include "views/measured_comparison_model.h"
 #include "views/table_roles.h"
 
+#include <algorithm>
+
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -20,6 +31,9 @@ namespace spillway::app {
 namespace {
 
 QString signedDuration(Nanoseconds ns) { return (ns > 0 ? QStringLiteral("+") : QString()) + views::formatDuration(ns); }
+QString signedPercent(double fraction) {
+    return (fraction > 0 ? QStringLiteral("+") : QString()) + QString::number(100.0 * fraction, 'f', 1);
+}
 
 // The comparison pairs kernels by run index; a plan replayed in another order than the run
 // simulates (the What-if run replays program order) would pair different kernels without a word.
@@ -45,6 +59,22 @@ QString runOrderDifference(const MeasuredTimeline& m, const views::RunViewData& 
     return {};
 }
 
+// One line per distinct message, in the order they first came, with how many times when more
+// than once (a plan's pre-evicts to SSD each make the same fallback).
+QString notesText(const std::vector<MeasuredNote>& notes, const QString& label) {
+    std::vector<std::pair<std::string, int>> counted;
+    for (const MeasuredNote& n : notes) {
+        auto it = std::find_if(counted.begin(), counted.end(), [&](const auto& c) { return c.first == n.message; });
+        if (it == counted.end()) counted.emplace_back(n.message, 1);
+        else ++it->second;
+    }
+    QString text;
+    for (const auto& [message, count] : counted)
+        text += QStringLiteral("<br>") + label + (count > 1 ? QStringLiteral(" (%1×)").arg(count) : QString()) +
+                QStringLiteral(": ") + QString::fromStdString(message).toHtmlEscaped();
+    return text;
+}
+
 }  // namespace
 
 MeasuredPage::MeasuredPage(RunSource currentRun, QWidget* parent)
@@ -58,6 +88,27 @@ MeasuredPage::MeasuredPage(RunSource currentRun, QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
+    auto* modelRow = new QHBoxLayout;
+    modelButton_ = new QPushButton(tr("Compare with the replay model…"), this);
+    modelButton_->setObjectName("replayModelButton");
+    modelButton_->setToolTip(tr("Re-simulate this timeline on the machine it ran on (a preset or a spillway-calibrate "
+                                "file), following the calls it made, and say why each kernel differs"));
+    modelButton_->setEnabled(false);
+    connect(modelButton_, &QPushButton::clicked, this, &MeasuredPage::chooseReplayModel);
+    tableSource_ = new QComboBox(this);
+    tableSource_->setObjectName("measuredTableSource");
+    tableSource_->addItems({tr("Table: against the current run"), tr("Table: against the replay model")});
+    tableSource_->setEnabled(false);
+    connect(tableSource_, &QComboBox::currentIndexChanged, this, [this] { showTable(); });
+    modelRow->addWidget(modelButton_);
+    modelRow->addWidget(tableSource_);
+    modelRow->addStretch(1);
+    layout->addLayout(modelRow);
+    modelSummary_ = new QLabel(this);
+    modelSummary_->setObjectName("replayModelSummary");
+    modelSummary_->setWordWrap(true);
+    modelSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(modelSummary_);
     model_ = new views::MeasuredComparisonModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model_);
@@ -68,6 +119,8 @@ MeasuredPage::MeasuredPage(RunSource currentRun, QWidget* parent)
     table_->setSortingEnabled(true);
     table_->sortByColumn(views::MeasuredComparisonModel::RunIndex, Qt::AscendingOrder);
     table_->horizontalHeader()->setSectionResizeMode(views::MeasuredComparisonModel::Kernel, QHeaderView::Stretch);
+    table_->horizontalHeader()->resizeSection(views::MeasuredComparisonModel::Why, 480);
+    table_->setColumnHidden(views::MeasuredComparisonModel::Why, true);
     table_->verticalHeader()->hide();
     layout->addWidget(table_, 1);
 }
@@ -88,6 +141,11 @@ bool MeasuredPage::openTimeline(const QString& path) {
         return false;
     }
     path_ = path;
+    modelComparison_.reset();
+    modelSummary_->clear();
+    tableSource_->setCurrentIndex(0);
+    tableSource_->setEnabled(false);
+    modelButton_->setEnabled(true);
     refresh();
     emit timelineLoaded(path);
     return true;
@@ -105,8 +163,7 @@ void MeasuredPage::refresh() {
                             QString::fromStdString(m.planHardware).toHtmlEscaped(),
                             QString::fromStdString(m.profileName).toHtmlEscaped())
                        .arg(m.iterations.size());
-    for (const MeasuredNote& n : m.fallbacks) text += tr("<br>Fallback: %1").arg(QString::fromStdString(n.message).toHtmlEscaped());
-    for (const MeasuredNote& n : m.failures) text += tr("<br>Failure: %1").arg(QString::fromStdString(n.message).toHtmlEscaped());
+    text += notesText(m.fallbacks, tr("Fallback")) + notesText(m.failures, tr("Failure"));
 
     const auto run = currentRun_ ? currentRun_() : nullptr;
     QString problem;
@@ -134,7 +191,7 @@ void MeasuredPage::refresh() {
                             .arg(c.iteration)
                             .arg(views::formatDuration(c.measuredTotal), views::formatDuration(c.simulatedTotal),
                                  signedDuration(c.totalError))
-                            .arg(100.0 * c.totalRelativeError, 0, 'f', 1)
+                            .arg(signedPercent(c.totalRelativeError))
                             .arg(views::formatDuration(c.meanAbsDurationError));
                 QStringList worst;
                 for (const std::int64_t i : c.worst) {
@@ -150,7 +207,7 @@ void MeasuredPage::refresh() {
                                      QString::fromStdString(runHardware).toHtmlEscaped(),
                                      QString::fromStdString(m.planPolicy).toHtmlEscaped(),
                                      QString::fromStdString(m.planHardware).toHtmlEscaped());
-                model_->setComparison(std::move(c));
+                runComparison_ = std::move(c);
                 compared_ = true;
             } catch (const std::invalid_argument& e) {
                 problem = tr("Cannot compare with %1: %2").arg(run->name.toHtmlEscaped(), QString::fromStdString(e.what()).toHtmlEscaped());
@@ -158,10 +215,94 @@ void MeasuredPage::refresh() {
         }
     }
     if (!compared_) {
-        model_->clear();
+        runComparison_.reset();
         text += QStringLiteral("<br><b>") + problem + QStringLiteral("</b>");
     }
     summary_->setText(text);
+    showTable();
+}
+
+void MeasuredPage::showTable() {
+    if (tableSource_->currentIndex() == 1 && modelComparison_)
+        model_->setComparison(modelComparison_->comparison, modelComparison_->why, true);
+    else if (runComparison_)
+        model_->setComparison(*runComparison_);
+    else
+        model_->clear();
+    // Only the model comparison has reasons; the full text is the cell's tooltip.
+    table_->setColumnHidden(views::MeasuredComparisonModel::Why, !model_->againstModel());
+}
+
+void MeasuredPage::showModelInTable(bool model) { tableSource_->setCurrentIndex(model && modelComparison_ ? 1 : 0); }
+
+QString MeasuredPage::modelSummaryText() const { return modelSummary_->text(); }
+
+bool MeasuredPage::modelProblem(const QString& message) {
+    modelSummary_->setText(QStringLiteral("<b>") + message.toHtmlEscaped() + QStringLiteral("</b>"));
+    showProblem(tr("Cannot compare with the replay model"), message);
+    return false;
+}
+
+void MeasuredPage::chooseReplayModel() {
+    const QString plan = QFileDialog::getOpenFileName(this, tr("The Plan That Ran"), QFileInfo(path_).path(),
+                                                      tr("Plans (*.json);;All files (*)"));
+    if (plan.isEmpty()) return;
+    QStringList machines;
+    for (const std::string& id : hardwarePresetIds()) machines << QString::fromStdString(id);
+    const QString otherFile = tr("A spillway-calibrate file…");
+    machines << otherFile;
+    bool ok = false;
+    const int h200 = static_cast<int>(machines.indexOf(QStringLiteral("h200")));
+    QString machine = QInputDialog::getItem(this, tr("The Machine It Ran On"), tr("Machine:"), machines,
+                                            std::max(h200, 0), false, &ok);
+    if (!ok) return;
+    if (machine == otherFile) {
+        machine = QFileDialog::getOpenFileName(this, tr("The Machine It Ran On"), QFileInfo(plan).path(),
+                                               tr("Hardware (*.json);;All files (*)"));
+        if (machine.isEmpty()) return;
+    }
+    compareWithReplayModel(plan, machine);
+}
+
+bool MeasuredPage::compareWithReplayModel(const QString& planPath, const QString& machineSpec) {
+    if (!timeline_) return modelProblem(tr("Open a measured timeline first."));
+    const auto run = currentRun_ ? currentRun_() : nullptr;
+    try {
+        const ExportedPlan plan = readExportedPlan(QFile::encodeName(planPath).toStdString());
+        if (plan.profileHash != timeline_->profileHash)
+            return modelProblem(tr("%1 was made for profile %2; the timeline was measured on %3.")
+                                    .arg(QFileInfo(planPath).fileName(), QString::fromStdString(plan.profileHash),
+                                         QString::fromStdString(timeline_->profileHash)));
+        if (!run || !run->profile || !run->profile->profile || profileHash(*run->profile->profile) != plan.profileHash)
+            return modelProblem(tr("Open the profile the plan was made for (%1): the replay model needs its kernels.")
+                                    .arg(QString::fromStdString(plan.profileHash)));
+        const HardwareConfig machine = loadHardware(QFile::encodeName(machineSpec).toStdString());
+        const replay::ReplayProgram program =
+            replay::buildReplayProgram(*run->profile->profile, plan, replay::replayOptionsOf(*timeline_));
+        replay::ReplayModelComparison c = replay::compareWithReplayModel(program, *timeline_, machine);
+        ModelComparison shown{std::move(c.comparison), {}};
+        for (const replay::KernelErrorCauses& k : c.causes) shown.why.push_back(QString::fromStdString(k.text));
+        const MeasuredComparison& m = shown.comparison;
+        QString text = tr("Against the <b>replay model</b> on %1 (plan %2, the calls this replay made; iteration %3): "
+                          "%4 measured vs %5 modelled, error %6 (%7%). Where the difference is, measured minus model:")
+                           .arg(QString::fromStdString(machine.id).toHtmlEscaped(),
+                                QFileInfo(planPath).fileName().toHtmlEscaped())
+                           .arg(m.iteration)
+                           .arg(views::formatDuration(m.measuredTotal), views::formatDuration(m.simulatedTotal),
+                                signedDuration(m.totalError))
+                           .arg(signedPercent(m.totalRelativeError));
+        for (const QString& line : QString::fromStdString(c.breakdown.text).split('\n', Qt::SkipEmptyParts))
+            text += QStringLiteral("<br>") + line.trimmed().toHtmlEscaped();
+        if (!c.note.empty()) text += QStringLiteral("<br><i>") + QString::fromStdString(c.note).toHtmlEscaped() + "</i>";
+        modelSummary_->setText(text);
+        modelComparison_ = std::move(shown);
+        tableSource_->setEnabled(true);
+        if (tableSource_->currentIndex() == 1) showTable();
+        else tableSource_->setCurrentIndex(1);
+        return true;
+    } catch (const std::exception& e) {
+        return modelProblem(QString::fromStdString(e.what()));
+    }
 }
 
 QString MeasuredPage::summaryText() const { return summary_->text(); }

@@ -2,8 +2,6 @@
 
 #include "core/io/native/profile_hash.h"
 #include "core/io/valid_profile.h"
-#include "runtime/replay/cuda_backend.h"
-#include "runtime/replay/host_backend.h"
 
 #include <stdexcept>
 
@@ -30,12 +28,6 @@ ReplayInputs loadReplayInputs(const std::string& planPath, const std::string& pr
     in.profile = loadValidProfile(profilePath);
     checkPlanMatchesProfile(in.plan, in.profile, planPath, profilePath);
     return in;
-}
-
-std::unique_ptr<ReplayBackend> makeReplayBackend(std::string_view name) {
-    if (name == "host") return std::make_unique<HostBackend>();
-    if (name == "cuda") return makeCudaBackend();
-    throw ReplayError("unknown backend \"" + std::string(name) + "\"; expected cuda or host");
 }
 
 ReplayOptions replayOptionsOf(const MeasuredTimeline& measured) {

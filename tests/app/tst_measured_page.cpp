@@ -6,11 +6,15 @@
 #include "app/gui/measured_page.h"
 #include "app_fixtures.h"
 #include "core/io/native/profile_hash.h"
+#include "core/io/valid_profile.h"
+#include "core/plan/exported_plan.h"
 #include "tests/app/run_fixtures.h"
 #include "views/format_units.h"
 #include "views/measured_comparison_model.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QPushButton>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -50,6 +54,18 @@ MeasuredTimeline stretchedTimeline(const views::RunViewData& run) {
     it.endNs = t;
     m.iterations = {it};
     return m;
+}
+
+const QString kReplays = QStringLiteral(SPILLWAY_SHARED_DATA "/h200/replays/");
+const QString kFixedRuntime = QStringLiteral(SPILLWAY_SOURCE_DIR "/tests/fixtures/replays/h200-fixed-runtime/");
+
+// The small GPT lesson simulated with the shared g10 plan: the profile the recorded H200
+// replays ran.
+std::shared_ptr<const views::RunViewData> smallGptRun() {
+    auto profile = std::make_shared<const Profile>(loadValidProfile(SPILLWAY_SOURCE_DIR "/samples/lessons/small-gpt.profile.json"));
+    const ExportedPlan plan = readExportedPlan((kReplays + "gpt-g10.plan.json").toStdString());
+    SimulationResult result = simulate(*profile, plan.plan, plan.hardware);
+    return views::makeRunViewData("g10", views::makeProfileViewData(profile), plan.plan, plan.hardware, std::move(result));
 }
 
 QString writeTimeline(const QTemporaryDir& dir, const MeasuredTimeline& m, const char* name) {
@@ -129,6 +145,58 @@ private slots:
         QVERIFY(failed.at(0).at(1).toString().contains("/backend"));
         QVERIFY(page.hasComparison());  // what was shown stays
         QCOMPARE(page.model()->rowCount(), static_cast<int>(run->result.kernels.size()));
+    }
+
+    // A recorded H200 replay against the replay model on the machine it ran on: the model's
+    // numbers and where the difference is beside the run's comparison, a Why column, the table
+    // switching between the two; a plan of another profile is refused with the reason.
+    void comparesWithTheReplayModel() {
+        if (!QFileInfo::exists(kReplays + "gpt-g10.plan.json")) QSKIP("../shared/data/h200/replays is not beside the checkout");
+        const auto run = smallGptRun();
+        MeasuredPage page([run] { return run; });
+        page.setErrorDialogsEnabled(false);
+        QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto* button = page.findChild<QPushButton*>("replayModelButton");
+        auto* source = page.findChild<QComboBox*>("measuredTableSource");
+        QVERIFY(button && source && !button->isEnabled());
+        QVERIFY(!page.compareWithReplayModel(kReplays + "gpt-g10.plan.json", "h200"));  // no timeline yet
+        QVERIFY(page.openTimeline(kFixedRuntime + "g10-managed-1.measured.json.gz"));
+        QVERIFY(button->isEnabled() && !source->isEnabled());
+        QVERIFY(page.hasComparison());  // against the current run (the plan's own machine)
+        // The plan's nine pre-evicts to SSD fell back the same way: one line says so.
+        QVERIFY2(page.summaryText().contains("Fallback (9×): pre-evict to ssd prefetched to host memory") &&
+                     page.summaryText().count("pre-evict to ssd") == 1,
+                 qPrintable(page.summaryText()));
+        QVERIFY(!page.model()->againstModel());
+        QVERIFY(page.compareWithReplayModel(kReplays + "gpt-g10.plan.json", kFixedRuntime + "machine.hardware.json"));
+        QVERIFY(page.hasModelComparison() && source->isEnabled() && page.model()->againstModel());
+        const QString summary = page.modelSummaryText();
+        QVERIFY2(summary.contains("replay model") && summary.contains("106.183 ms") && summary.contains("44.423 ms") && summary.contains("(+139.0%)") &&
+                     summary.contains("dropped and a prefetch populated again") && summary.contains("discarding call"),
+                 qPrintable(summary));
+        using M = views::MeasuredComparisonModel;
+        QCOMPARE(page.model()->headerData(M::SimulatedDuration, Qt::Horizontal).toString(), QString("Model"));
+        const QString why88 = page.model()->data(page.model()->index(88, M::Why)).toString();
+        QVERIFY2(why88.contains("does not predict"), qPrintable(why88));
+        QVERIFY(page.model()->value(88, M::DurationError) > 6'000'000);
+        QVERIFY(!page.table()->isColumnHidden(M::Why));
+        page.showModelInTable(false);  // back to the current run: no reasons there
+        QVERIFY(!page.model()->againstModel());
+        QVERIFY(page.model()->data(page.model()->index(88, M::Why)).toString().isEmpty());
+        QVERIFY(page.table()->isColumnHidden(M::Why));
+        QCOMPARE(page.model()->headerData(M::SimulatedDuration, Qt::Horizontal).toString(), QString("Simulated"));
+        // A plan of another profile: refused, the model comparison stays.
+        QTemporaryDir dir;
+        ExportedPlan other = readExportedPlan((kReplays + "gpt-g10.plan.json").toStdString());
+        other.profileHash = "sha256:" + std::string(64, '1');
+        const QString otherPath = dir.filePath("other.plan.json");
+        writeExportedPlan(other, otherPath.toStdString());
+        QVERIFY(!page.compareWithReplayModel(otherPath, "h200"));
+        QVERIFY2(page.modelSummaryText().contains("was made for profile"), qPrintable(page.modelSummaryText()));
+        QVERIFY(!page.compareWithReplayModel(kReplays + "gpt-g10.plan.json", "no-such-machine"));
+        // Opening another timeline forgets the model comparison.
+        QVERIFY(page.openTimeline(kFixedRuntime + "g10-nodiscard-1.measured.json.gz"));
+        QVERIFY(!page.hasModelComparison() && !source->isEnabled() && !page.model()->againstModel());
     }
 
     void theMainWindowOpensItBesideTheCurrentRun() {
