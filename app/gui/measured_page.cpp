@@ -119,7 +119,10 @@ MeasuredPage::MeasuredPage(RunSource currentRun, QWidget* parent)
     table_->setSortingEnabled(true);
     table_->sortByColumn(views::MeasuredComparisonModel::RunIndex, Qt::AscendingOrder);
     table_->horizontalHeader()->setSectionResizeMode(views::MeasuredComparisonModel::Kernel, QHeaderView::Stretch);
-    table_->horizontalHeader()->resizeSection(views::MeasuredComparisonModel::Why, 480);
+    // Numbers as wide as they are, so the names (and the reasons) get the rest.
+    for (int c = views::MeasuredComparisonModel::RunIndex; c < views::MeasuredComparisonModel::Why; ++c)
+        if (c != views::MeasuredComparisonModel::Kernel)
+            table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     table_->setColumnHidden(views::MeasuredComparisonModel::Why, true);
     table_->verticalHeader()->hide();
     layout->addWidget(table_, 1);
@@ -229,8 +232,15 @@ void MeasuredPage::showTable() {
         model_->setComparison(*runComparison_);
     else
         model_->clear();
-    // Only the model comparison has reasons; the full text is the cell's tooltip.
-    table_->setColumnHidden(views::MeasuredComparisonModel::Why, !model_->againstModel());
+    // Only the model comparison has reasons (the full text is the cell's tooltip); they take the
+    // width the kernel names take otherwise.
+    using M = views::MeasuredComparisonModel;
+    const bool why = model_->againstModel();
+    table_->setColumnHidden(M::Why, !why);
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(M::Kernel, why ? QHeaderView::Interactive : QHeaderView::Stretch);
+    header->setSectionResizeMode(M::Why, why ? QHeaderView::Stretch : QHeaderView::Interactive);
+    if (why) header->resizeSection(M::Kernel, 220);
 }
 
 void MeasuredPage::showModelInTable(bool model) { tableSource_->setCurrentIndex(model && modelComparison_ ? 1 : 0); }

@@ -2,8 +2,10 @@
 
 #include "app/gui/lesson_player.h"
 #include "app/gui/lesson_stage.h"
+#include "app/gui/measured_page.h"
 #include "core/analysis/frame_totals.h"
 #include "views/filtered_table_view.h"
+#include "views/measured_comparison_model.h"
 #include "views/view_link.h"
 
 #include <QDir>
@@ -70,6 +72,7 @@ void ScreenshotTour::start() {
                        [] { return true; }, {}});
     addTabStages();
     if (!stackProfile_.isEmpty()) addStackStages();
+    if (!lessonFolder_.isEmpty()) addReplayModelStages();
     if (!lessonFolder_.isEmpty()) {
         const QDir lessons(lessonFolder_);
         const QStringList most = lessons.entryList({"02-*.lesson.json"});
@@ -143,6 +146,40 @@ void ScreenshotTour::addStackStages() {
                            shown->start();
                        },
                        [shown] { return shown->elapsed() > kSettleMs; }, "frames-table.png"});
+}
+
+// The small GPT lesson opened; in the Measured tab, the recorded H200 replay of its g10 plan in a
+// managed arena (tests/fixtures/replays/h200-fixed-runtime) against the replay model on the
+// machine it ran on, sorted by error. Needs the shared plan (../shared/data beside the checkout).
+void ScreenshotTour::addReplayModelStages() {
+    const QString root = QDir::cleanPath(QDir(lessonFolder_).absoluteFilePath("../.."));
+    const QString profile = root + "/samples/lessons/small-gpt.profile.json";
+    const QString fixtures = root + "/tests/fixtures/replays/h200-fixed-runtime/";
+    const QString plan = QDir::cleanPath(root + "/../shared/data/h200/replays/gpt-g10.plan.json");
+    if (!QFileInfo::exists(profile) || !QFileInfo::exists(plan) || !QFileInfo::exists(fixtures + "machine.hardware.json"))
+        return;
+    auto runsBefore = std::make_shared<int>(0);
+    stages_.push_back({[this, runsBefore, profile] {
+                           *runsBefore = runsShown_;
+                           stage_->openProfileWith(profile, {});
+                       },
+                       [this, runsBefore, profile] { return runsShown_ > *runsBefore && stage_->currentPath() == profile; },
+                       {}});
+    auto shown = std::make_shared<QElapsedTimer>();
+    stages_.push_back({[this, shown, fixtures, plan] {
+                           if (auto* page = stage_->stageWindow()->findChild<MeasuredPage*>("measuredPage")) {
+                               page->setErrorDialogsEnabled(false);
+                               if (page->openTimeline(fixtures + "g10-managed-1.measured.json.gz") &&
+                                   page->compareWithReplayModel(plan, fixtures + "machine.hardware.json"))
+                                   page->table()->sortByColumn(views::MeasuredComparisonModel::DurationError,
+                                                               Qt::DescendingOrder);
+                           }
+                           // The table needs the width: the Stack dock has nothing to show here.
+                           if (auto* dock = stage_->stageWindow()->findChild<QDockWidget*>("stackDock")) dock->hide();
+                           stage_->showTab(tabOf([this](int i) { return stage_->tabTitle(i).startsWith("Measured"); }));
+                           shown->start();
+                       },
+                       [shown] { return shown->elapsed() > kSettleMs; }, "measured-replay-model.png"});
 }
 
 // In the Frames tab, the frame outside torch that allocated the most itself (a row click's

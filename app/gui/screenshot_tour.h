@@ -3,7 +3,9 @@
 // opens the profile in the real window, lets it simulate, then shows every tab in turn (running
 // the sweep first) and saves the window as DIR/<tab>.png, then plays two lesson steps and saves
 // them too; with a stack profile (a memory snapshot with allocation stacks) it opens that one
-// last and saves the Stack dock beside the Memory tab and the Frames tab. Used to make docs/images; each picture is what a user sees, rendered by grab(). It
+// last and saves the Stack dock beside the Memory tab and the Frames tab; with ../shared/data
+// beside the checkout, the Measured tab on a recorded H200 replay against the replay model.
+// Used to make docs/images; each picture is what a user sees, rendered by grab(). It
 // drives the window as a lesson stage (lesson_stage.h) and the lesson player in it.
 #include <QObject>
 #include <QString>
@@ -43,6 +45,7 @@ private:
     void addTabStages();
     void addLessonStage(const QString& lessonFile, int step, const QString& file);
     void addStackStages();
+    void addReplayModelStages();
     void selectLargestUserFrame();
     int tabOf(const std::function<bool(int)>& match) const;
     void runStage();

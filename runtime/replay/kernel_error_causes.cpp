@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace spillway::replay {
@@ -54,13 +55,10 @@ void findRefills(const ReplayProgram& program, const MeasuredIteration& m, std::
 
 std::string us(Nanoseconds ns) { return fmt::format("{:.0f} us", double(ns) / 1e3); }
 
+// The cause first (what a reader looks for), then how much of the difference was running and
+// how much waiting.
 std::string describe(const KernelErrorCauses& c, bool managed) {
     std::vector<std::string> parts;
-    if (std::abs(c.waitError) >= 1'000) parts.push_back(fmt::format("waited {} {}", us(std::abs(c.waitError)),
-                                                                     c.waitError > 0 ? "longer" : "less"));
-    if (std::abs(c.runError) >= 1'000) parts.push_back(fmt::format("ran {} {}", us(std::abs(c.runError)),
-                                                                    c.runError > 0 ? "longer" : "shorter"));
-    if (c.modelledFaults >= 1'000) parts.push_back(fmt::format("the model charged {} of faults", us(c.modelledFaults)));
     if (c.slotRace) parts.push_back("another tensor's call dropped or moved its bytes while it ran (a slot race)");
     if (managed && c.droppedBytes > 0 && c.runError > 0)
         parts.push_back(fmt::format("it writes {:.1f} MiB that a discard dropped {} before it, with no prefetch since: "
@@ -70,8 +68,14 @@ std::string describe(const KernelErrorCauses& c, bool managed) {
                                     "populated again ({} before): real GPUs faulted such outputs back, ~100 us per "
                                     "64 KiB, which the model does not predict",
                                     double(c.refilledBytes) / (1 << 20), us(c.sinceDrop), us(c.sincePrefetch)));
+    if (c.modelledFaults >= 1'000) parts.push_back(fmt::format("the model charged {} of faults", us(c.modelledFaults)));
+    if (std::abs(c.runError) >= 1'000) parts.push_back(fmt::format("ran {} {}", us(std::abs(c.runError)),
+                                                                    c.runError > 0 ? "longer" : "shorter"));
+    if (std::abs(c.waitError) >= 1'000) parts.push_back(fmt::format("waited {} {}", us(std::abs(c.waitError)),
+                                                                     c.waitError > 0 ? "longer" : "less"));
     std::string text;
     for (const std::string& p : parts) text += (text.empty() ? "" : "; ") + p;
+    if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
     return text;
 }
 
