@@ -173,11 +173,7 @@ void MeasuredPage::refresh() {
     if (!run || !run->profile || !run->profile->profile) {
         problem = tr("No simulated run to compare with: open the profile the plan was made for.");
     } else {
-        if (hashedProfile_ != run->profile->profile) {
-            hashedProfile_ = run->profile->profile;
-            hash_ = profileHash(*hashedProfile_);
-        }
-        if (hash_ != m.profileHash) {
+        if (hashOf(run->profile->profile) != m.profileHash) {
             problem = tr("This timeline was measured on another profile (%1, %2); the open profile is %3 (%4). "
                          "Open the profile the plan was made for.")
                           .arg(QString::fromStdString(m.profileName).toHtmlEscaped(), QString::fromStdString(m.profileHash),
@@ -247,6 +243,14 @@ void MeasuredPage::showModelInTable(bool model) { tableSource_->setCurrentIndex(
 
 QString MeasuredPage::modelSummaryText() const { return modelSummary_->text(); }
 
+const std::string& MeasuredPage::hashOf(const std::shared_ptr<const Profile>& profile) {
+    if (hashedProfile_ != profile) {
+        hashedProfile_ = profile;
+        hash_ = profileHash(*profile);
+    }
+    return hash_;
+}
+
 bool MeasuredPage::modelProblem(const QString& message) {
     modelSummary_->setText(QStringLiteral("<b>") + message.toHtmlEscaped() + QStringLiteral("</b>"));
     showProblem(tr("Cannot compare with the replay model"), message);
@@ -283,7 +287,7 @@ bool MeasuredPage::compareWithReplayModel(const QString& planPath, const QString
             return modelProblem(tr("%1 was made for profile %2; the timeline was measured on %3.")
                                     .arg(QFileInfo(planPath).fileName(), QString::fromStdString(plan.profileHash),
                                          QString::fromStdString(timeline_->profileHash)));
-        if (!run || !run->profile || !run->profile->profile || profileHash(*run->profile->profile) != plan.profileHash)
+        if (!run || !run->profile || !run->profile->profile || hashOf(run->profile->profile) != plan.profileHash)
             return modelProblem(tr("Open the profile the plan was made for (%1): the replay model needs its kernels.")
                                     .arg(QString::fromStdString(plan.profileHash)));
         const HardwareConfig machine = loadHardware(QFile::encodeName(machineSpec).toStdString());

@@ -78,14 +78,15 @@ private:
     void showProblem(const QString& title, const QString& message);
     bool modelProblem(const QString& message);
     void showTable();
+    // profileHash of `profile`, kept for the last profile asked about (hashing is linear in it).
+    const std::string& hashOf(const std::shared_ptr<const Profile>& profile);
 
     RunSource currentRun_;
     std::optional<MeasuredTimeline> timeline_;
     QString path_;
     bool compared_ = false;
     bool errorDialogs_ = true;
-    // profileHash of the last profile compared against (hashing is linear in the profile).
-    std::shared_ptr<const Profile> hashedProfile_;
+    std::shared_ptr<const Profile> hashedProfile_;  // hashOf's last profile and its hash
     std::string hash_;
     QLabel* summary_;
     QLabel* modelSummary_;

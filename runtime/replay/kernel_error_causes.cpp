@@ -1,6 +1,7 @@
 #include "runtime/replay/kernel_error_causes.h"
 
 #include "core/sim/checked_time.h"
+#include "runtime/replay/replay_call.h"
 
 #include <fmt/format.h>
 
@@ -19,13 +20,10 @@ std::size_t iterationIndex(const MeasuredTimeline& t, std::int64_t iteration) {
     return static_cast<std::size_t>(iteration < 0 ? last : iteration);
 }
 
-bool overlaps(const ArenaRange& a, const ArenaRange& b) {
-    return a.bytes > 0 && b.bytes > 0 && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
-}
-
-bool drops(const std::string& call) { return call.rfind("cudaMemDiscard", 0) == 0; }
+// What a recorded call did to the pages of its range (replay_call.h names the calls).
 bool populates(const std::string& call) {
-    return call == "cudaMemPrefetchAsync to device" || call == "cudaMemDiscardAndPrefetchBatchAsync";
+    const auto c = replayCallNamed(call);
+    return c == ReplayCall::PrefetchToDevice || c == ReplayCall::DiscardAndPrefetch;
 }
 
 // The kernel's written bytes whose latest call before it, in this iteration, populated them after
@@ -38,7 +36,7 @@ void findRefills(const ReplayProgram& program, const MeasuredIteration& m, std::
         for (std::size_t j = 0; j < program.directives.size(); ++j) {
             const MeasuredTransfer& t = m.transfers[j];
             if (t.endNs > start || !overlaps(program.directives[j].range, w)) continue;
-            if (drops(t.call) && (!lastDrop || t.endNs > lastDrop->endNs)) lastDrop = &t;
+            if (discardsPages(t.call) && (!lastDrop || t.endNs > lastDrop->endNs)) lastDrop = &t;
             if (populates(t.call) && (!lastPopulate || t.endNs > lastPopulate->endNs)) lastPopulate = &t;
         }
         if (!lastDrop) continue;
@@ -57,13 +55,13 @@ std::string us(Nanoseconds ns) { return fmt::format("{:.0f} us", double(ns) / 1e
 
 // The cause first (what a reader looks for), then how much of the difference was running and
 // how much waiting.
-std::string describe(const KernelErrorCauses& c, bool managed) {
+std::string describe(const KernelErrorCauses& c) {
     std::vector<std::string> parts;
     if (c.slotRace) parts.push_back("another tensor's call dropped or moved its bytes while it ran (a slot race)");
-    if (managed && c.droppedBytes > 0 && c.runError > 0)
+    if (c.droppedBytes > 0 && c.runError > 0)
         parts.push_back(fmt::format("it writes {:.1f} MiB that a discard dropped {} before it, with no prefetch since: "
                                     "they fault back", double(c.droppedBytes) / (1 << 20), us(c.sinceUnpopulatedDrop)));
-    if (managed && c.refilledBytes > 0 && c.runError > 0)
+    if (c.refilledBytes > 0 && c.runError > 0)
         parts.push_back(fmt::format("it writes {:.1f} MiB that a discard dropped ({} before it) and a prefetch "
                                     "populated again ({} before): real GPUs faulted such outputs back, ~100 us per "
                                     "64 KiB, which the model does not predict",
@@ -101,23 +99,18 @@ KernelErrorCauses kernelErrorCauses(const ReplayProgram& program, const Measured
     c.slotRace = std::any_of(races.begin(), races.end(), [&](const ModelBackend::SlotRace& r) {
         return r.iteration == si && r.kernel == runIndex;
     });
-    const bool managed = program.arenaKind == ArenaKind::Managed;
-    if (managed) findRefills(program, m, runIndex, c);
-    c.text = describe(c, managed);
+    if (program.arenaKind == ArenaKind::Managed) findRefills(program, m, runIndex, c);
+    c.text = describe(c);
     return c;
 }
 
-ErrorBreakdown errorBreakdown(const ReplayProgram& program, const MeasuredTimeline& measured, const MeasuredTimeline& model,
-                              const HardwareConfig& machine, const std::vector<ModelBackend::SlotRace>& races,
-                              std::int64_t iteration) {
+ErrorBreakdown errorBreakdown(const std::vector<KernelErrorCauses>& causes) {
     ErrorBreakdown b;
-    const bool managed = program.arenaKind == ArenaKind::Managed;
-    for (std::size_t k = 0; k < program.kernels.size(); ++k) {
-        const KernelErrorCauses c = kernelErrorCauses(program, measured, model, machine, races, iteration, k);
-        ErrorBreakdown::Part& part = c.slotRace                             ? b.slotRaces
-                                     : managed && c.droppedBytes > 0        ? b.dropped
-                                     : managed && c.refilledBytes > 0       ? b.refilled
-                                                                            : b.other;
+    for (const KernelErrorCauses& c : causes) {
+        ErrorBreakdown::Part& part = c.slotRace             ? b.slotRaces
+                                     : c.droppedBytes > 0   ? b.dropped
+                                     : c.refilledBytes > 0  ? b.refilled
+                                                            : b.other;
         ++part.kernels;
         part.runError += c.runError;
         part.waitError += c.waitError;

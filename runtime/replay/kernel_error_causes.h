@@ -39,9 +39,10 @@ KernelErrorCauses kernelErrorCauses(const ReplayProgram& program, const Measured
                                     const std::vector<ModelBackend::SlotRace>& races, std::int64_t iteration,
                                     std::size_t runIndex);
 
-// The whole iteration's difference split by cause, each kernel counted once, in this order of
-// precedence: a slot race; output bytes dropped with no prefetch since; output bytes dropped and
-// populated again (managed arena); anything else. Running and waiting apart.
+// The whole iteration's difference split by cause, from every kernel's causes (run order), each
+// kernel counted once, in this order of precedence: a slot race; output bytes dropped with no
+// prefetch since; output bytes dropped and populated again (a managed arena has them); anything
+// else. Running and waiting apart.
 struct ErrorBreakdown {
     struct Part {
         std::size_t kernels = 0;
@@ -51,8 +52,6 @@ struct ErrorBreakdown {
     Part slotRaces, dropped, refilled, other;
     std::string text;  // one line per part that has a kernel
 };
-ErrorBreakdown errorBreakdown(const ReplayProgram& program, const MeasuredTimeline& measured, const MeasuredTimeline& model,
-                              const HardwareConfig& machine, const std::vector<ModelBackend::SlotRace>& races,
-                              std::int64_t iteration);
+ErrorBreakdown errorBreakdown(const std::vector<KernelErrorCauses>& causes);
 
 }  // namespace spillway::replay

@@ -219,10 +219,6 @@ bool movesPages(ReplayCall call) {
     return call == ReplayCall::Discard || call == ReplayCall::DiscardAndPrefetch || call == ReplayCall::PrefetchToHost;
 }
 
-bool overlaps(const ArenaRange& a, const ArenaRange& b) {
-    return a.bytes > 0 && b.bytes > 0 && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
-}
-
 // A page-moving call on another tensor whose bytes overlap a kernel's, while the kernel runs.
 std::vector<ModelBackend::SlotRace> findSlotRaces(const ReplayProgram& p, const std::vector<ReplayCall>& calls,
                                                   const BackendRun& run) {

@@ -39,6 +39,11 @@ std::optional<ReplayCall> replayCallNamed(std::string_view call) {
     return std::nullopt;
 }
 
+bool discardsPages(std::string_view call) {
+    const auto c = replayCallNamed(call);
+    return c == ReplayCall::Discard || c == ReplayCall::DiscardAndPrefetch;
+}
+
 std::string callName(ReplayCall call, const ReplayDirective& d) {
     switch (call) {
         case ReplayCall::CopyToDevice: return "cudaMemcpyAsync host->device";

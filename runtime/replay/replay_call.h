@@ -32,6 +32,8 @@ ReplayCall replayCallFor(const ReplayProgram& program, const ReplayDirective& di
 // "cudaMemAdvise set-read-mostly ..."); nullopt for a name it does not know (the host backend's
 // "host model: ...").
 std::optional<ReplayCall> replayCallNamed(std::string_view call);
+// A recorded call that discarded its range's pages (alone or before a prefetch).
+bool discardsPages(std::string_view call);
 
 // The name the CUDA backend writes for a call (the model's timeline uses the same).
 std::string callName(ReplayCall call, const ReplayDirective& directive);

@@ -1,5 +1,6 @@
 #include "runtime/replay/replay_model_comparison.h"
 
+#include "runtime/replay/replay_call.h"
 #include "runtime/replay/replay_runner.h"
 
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ ReplayModelComparison compareWithReplayModel(const ReplayProgram& program, const
     c.causes.reserve(program.kernels.size());
     for (std::size_t k = 0; k < program.kernels.size(); ++k)
         c.causes.push_back(kernelErrorCauses(program, measured, c.model, machine, c.races, -1, k));
-    c.breakdown = errorBreakdown(program, measured, c.model, machine, c.races, -1);
+    c.breakdown = errorBreakdown(c.causes);
     c.note = unmodelledFaultsNote(measured);
     return c;
 }
@@ -28,7 +29,7 @@ std::string unmodelledFaultsNote(const MeasuredTimeline& t) {
     if (t.arenaKind != "managed" || t.iterations.empty()) return {};
     const auto& transfers = t.iterations.back().transfers;
     const auto discards = std::count_if(transfers.begin(), transfers.end(),
-                                        [](const MeasuredTransfer& x) { return x.call.rfind("cudaMemDiscard", 0) == 0; });
+                                        [](const MeasuredTransfer& x) { return discardsPages(x.call); });
     if (discards == 0) return {};
     return fmt::format("{} discarding call(s) an iteration in a managed arena: on the H200, replays like this took 1.1 "
                        "to 4.4 times the model's time in write faults it does not predict (docs/validation.md, \"A "

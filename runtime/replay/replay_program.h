@@ -46,6 +46,11 @@ struct ArenaRange {
     Bytes bytes = 0;
 };
 
+// Two ranges share a byte (an empty range shares none).
+inline bool overlaps(const ArenaRange& a, const ArenaRange& b) {
+    return a.bytes > 0 && b.bytes > 0 && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
+}
+
 // A kernel waits for this directive to complete before it computes (index into
 // ReplayProgram::directives; previousIteration: the one issued in the iteration before).
 struct ReplayDependency {

@@ -157,6 +157,11 @@ private slots:
         const auto causes = [&](const Fidelity& f, std::size_t k) {
             return replay::kernelErrorCauses(f.program, f.measured, f.model, machine, f.races, -1, k);
         };
+        const auto breakdown = [&](const Fidelity& f) {
+            std::vector<replay::KernelErrorCauses> all;
+            for (std::size_t k = 0; k < f.program.kernels.size(); ++k) all.push_back(causes(f, k));
+            return replay::errorBreakdown(all);
+        };
         // This runtime, managed arena: kernel 88's 4 MiB output was dropped and prefetched again
         // 5.7 ms before it ran 7 ms longer than modelled; kernel 70, as fast as modelled, says nothing.
         const Fidelity fixed = resimulateFile(profile, "g10", kFixedRuntime + "g10-managed-1.measured.json.gz", machine);
@@ -167,7 +172,7 @@ private slots:
         QVERIFY2(causes(fixed, 70).text.find("fault") == std::string::npos, causes(fixed, 70).text.c_str());
         // The whole iteration: what the model misses is in the kernels writing refilled bytes; the
         // other 168 run within a millisecond of the model, all together.
-        const auto split = replay::errorBreakdown(fixed.program, fixed.measured, fixed.model, machine, fixed.races, -1);
+        const auto split = breakdown(fixed);
         QVERIFY2(split.refilled.runError > 60'000'000 && std::abs(split.other.runError) < 1'000'000 &&
                      split.slotRaces.kernels == 0 && split.dropped.kernels == 0,
                  split.text.c_str());
@@ -179,7 +184,7 @@ private slots:
         QCOMPARE(k16.droppedBytes, Bytes(16) << 20);
         QVERIFY2(k16.text.find("no prefetch since") != std::string::npos, k16.text.c_str());
         QVERIFY(causes(shared, 97).slotRace);
-        const auto sharedSplit = replay::errorBreakdown(shared.program, shared.measured, shared.model, machine, shared.races, -1);
+        const auto sharedSplit = breakdown(shared);
         QCOMPARE(sharedSplit.slotRaces.kernels, shared.raced.size());
         QVERIFY2(sharedSplit.slotRaces.runError > 40'000'000 && sharedSplit.dropped.kernels > 0, sharedSplit.text.c_str());
         // A device arena drops nothing.
