@@ -2,7 +2,7 @@
 // Which of a plan's drops (discard, discard-lazy, free, recompute) a managed-arena replay
 // issues: all of them (the default), none (`--no-discards`, an ablation), or a chosen set
 // (`--discards`). A chosen set is how a GPU session finds which drops make which kernels fault
-// (scripts/gpu/discard-attribution, docs/validation.md "Real GPU").
+// (scripts/gpu/drop-groups, replay-selections and attribute-drops; docs/validation.md "Real GPU").
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -22,7 +22,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -151,7 +150,7 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_option("--discards", a.discards,
                    "managed arena: which of the plan's drops to issue, by plan directive index: all (the default), "
                    "none, LIST (only these) or except:LIST, LIST as in 12,40-60; to find which drops make which "
-                   "kernels fault (scripts/gpu/discard-attribution)")
+                   "kernels fault (scripts/gpu/drop-groups)")
         ->excludes(none);
     app.add_option("--json", a.json,
                    "with --resimulate, or --compare --machine: also write measured against the replay model, every "
