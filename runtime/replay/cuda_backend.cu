@@ -26,6 +26,7 @@ namespace {
 
 constexpr unsigned long long kTouchPageBytes = 4096;  // one store or load per UVM page
 constexpr int kThreads = 256;
+constexpr size_t kFenceBytes = 4096;  // one UVM page of its own, away from the arena
 
 __device__ __forceinline__ unsigned long long globalTimer() {
     unsigned long long t;
@@ -126,6 +127,7 @@ cudaMemoryAdvise cudaAdviceFor(MemAdvice advice) {
 // Everything allocated for one run, freed however the run ends.
 struct Resources {
     char* arena = nullptr;
+    char* fence = nullptr;  // --fence-discards: the page each discard's fence prefetches
     bool managed = true;
     std::vector<void*> pinned;  // host copies of tensors a device arena swaps
     TouchRange* ranges = nullptr;
@@ -146,6 +148,7 @@ struct Resources {
             if (s) cudaStreamDestroy(s);
         for (void* p : pinned) cudaFreeHost(p);
         cudaFree(arena);
+        cudaFree(fence);
         cudaFree(ranges);
         cudaFree(prefix);
         cudaFree(counters);
@@ -281,6 +284,9 @@ void CudaRun::allocateArenaAndStreams() {
     check(cudaStreamCreateWithFlags(&res_.compute, cudaStreamNonBlocking), "cudaStreamCreate (compute)");
     check(cudaStreamCreateWithFlags(&res_.side[0], cudaStreamNonBlocking), "cudaStreamCreate (side, in)");
     check(cudaStreamCreateWithFlags(&res_.side[1], cudaStreamNonBlocking), "cudaStreamCreate (side, out)");
+    if (managed_ && program_.fenceDiscards)
+        check(cudaMallocManaged(reinterpret_cast<void**>(&res_.fence), kFenceBytes, cudaMemAttachGlobal),
+              "cudaMallocManaged of the discard fence page");
 }
 
 // What this device and driver can do, found out once, each gap a fallback in the timeline.
@@ -514,6 +520,12 @@ void CudaRun::callOnManaged(std::size_t it, std::size_t j, char* ptr, size_t byt
             if (dir.action == ReplayAction::DiscardLazy)
                 fallback(j, it, "discard-lazy issued as cudaMemDiscardBatchAsync (CUDA has one discard; the driver decides when pages go)");
             if (const cudaError_t e = cudaMemDiscardBatchAsync(&vptr, &bytes, 1, 0, side)) failed(j, it, call, e);
+            else if (program_.fenceDiscards) {
+                call = callName(ReplayCall::FencedDiscard, dir);
+                const cudaMemLocation loc = deviceLocation(facts_.device);
+                if (const cudaError_t f = cudaMemPrefetchAsync(res_.fence, kFenceBytes, loc, 0, side))
+                    failed(j, it, call + " (the fence)", f);
+            }
             break;
         }
         case ReplayAction::Advise: {

@@ -136,9 +136,12 @@ Nanoseconds ModelRun::cost(ReplayCall call, const ReplayDirective& d, Nanosecond
             pages_.set(d.range.offset, bytes, PageState::Gpu, start + c);
             return c;
         }
-        case ReplayCall::Discard: {
+        case ReplayCall::Discard:
+        case ReplayCall::FencedDiscard: {
             const Bytes blocks = (bytes + hw_.blockSize - 1) / hw_.blockSize;
-            const Nanoseconds c = discardUnmapTime(hw_, blocks, bytes);
+            // The fence is a prefetch of a page already on the GPU: the smallest transfer's cost.
+            const Nanoseconds fence = call == ReplayCall::FencedDiscard ? moved(TransferDirection::ToGpu, 0) : 0;
+            const Nanoseconds c = discardUnmapTime(hw_, blocks, bytes) + fence;
             // Only the pages wholly inside the range are dropped: a neighbour's bytes in its end
             // pages are live (on the H200 small tensors sharing such a page never faulted).
             const Bytes first = (d.range.offset + PageResidency::kPage - 1) / PageResidency::kPage * PageResidency::kPage;
@@ -216,7 +219,7 @@ void ModelBackend::followCalls(const ReplayProgram& program, const MeasuredTimel
 namespace {
 
 bool movesPages(ReplayCall call) {
-    return call == ReplayCall::Discard || call == ReplayCall::DiscardAndPrefetch || call == ReplayCall::PrefetchToHost;
+    return discardsPages(call) || call == ReplayCall::PrefetchToHost;
 }
 
 // A page-moving call on another tensor whose bytes overlap a kernel's, while the kernel runs.

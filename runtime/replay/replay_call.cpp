@@ -23,7 +23,9 @@ ReplayCall replayCallFor(ArenaKind kind, const ReplayDirective& d) {
 
 ReplayCall replayCallFor(const ReplayProgram& program, const ReplayDirective& d) {
     const ReplayCall call = replayCallFor(program.arenaKind, d);
-    return call == ReplayCall::Discard && !program.discards.issues(d.planIndex) ? ReplayCall::Nothing : call;
+    if (call != ReplayCall::Discard) return call;
+    if (!program.discards.issues(d.planIndex)) return ReplayCall::Nothing;
+    return program.fenceDiscards ? ReplayCall::FencedDiscard : call;
 }
 
 std::optional<ReplayCall> replayCallNamed(std::string_view call) {
@@ -34,14 +36,19 @@ std::optional<ReplayCall> replayCallNamed(std::string_view call) {
     if (call == "cudaMemPrefetchAsync to host") return ReplayCall::PrefetchToHost;
     if (call == "cudaMemDiscardAndPrefetchBatchAsync") return ReplayCall::DiscardAndPrefetch;
     if (call == "cudaMemDiscardBatchAsync") return ReplayCall::Discard;
+    if (call == "cudaMemDiscardBatchAsync, then a fence prefetch") return ReplayCall::FencedDiscard;
     if (starts("cudaMemAdvise")) return ReplayCall::Advise;
     if (starts("nothing")) return ReplayCall::Nothing;
     return std::nullopt;
 }
 
+bool discardsPages(ReplayCall call) {
+    return call == ReplayCall::Discard || call == ReplayCall::FencedDiscard || call == ReplayCall::DiscardAndPrefetch;
+}
+
 bool discardsPages(std::string_view call) {
     const auto c = replayCallNamed(call);
-    return c == ReplayCall::Discard || c == ReplayCall::DiscardAndPrefetch;
+    return c && discardsPages(*c);
 }
 
 std::string callName(ReplayCall call, const ReplayDirective& d) {
@@ -52,6 +59,7 @@ std::string callName(ReplayCall call, const ReplayDirective& d) {
         case ReplayCall::PrefetchToHost: return "cudaMemPrefetchAsync to host";
         case ReplayCall::DiscardAndPrefetch: return "cudaMemDiscardAndPrefetchBatchAsync";
         case ReplayCall::Discard: return "cudaMemDiscardBatchAsync";
+        case ReplayCall::FencedDiscard: return "cudaMemDiscardBatchAsync, then a fence prefetch";
         case ReplayCall::Advise: return "cudaMemAdvise " + std::string(toString(d.advice)) + " (from the host at its anchor)";
         case ReplayCall::Nothing: break;
     }

@@ -17,6 +17,7 @@ enum class ReplayCall {
     PrefetchToHost,      // managed: cudaMemPrefetchAsync to the host
     DiscardAndPrefetch,  // managed, after a drop, before issue 16 (what old timelines recorded)
     Discard,             // managed: cudaMemDiscardBatchAsync
+    FencedDiscard,       // managed, --fence-discards: the discard, then a one-page prefetch on its stream
     Advise,              // managed: cudaMemAdvise from the host
     Nothing,             // nothing to act on
 };
@@ -32,7 +33,8 @@ ReplayCall replayCallFor(const ReplayProgram& program, const ReplayDirective& di
 // "cudaMemAdvise set-read-mostly ..."); nullopt for a name it does not know (the host backend's
 // "host model: ...").
 std::optional<ReplayCall> replayCallNamed(std::string_view call);
-// A recorded call that discarded its range's pages (alone or before a prefetch).
+// A call that discards its range's pages (alone, fenced or before a prefetch); by name, a recorded one.
+bool discardsPages(ReplayCall call);
 bool discardsPages(std::string_view call);
 
 // The name the CUDA backend writes for a call (the model's timeline uses the same).

@@ -124,6 +124,7 @@ struct ReplayProgram {
     bool slotsOrdered = false;           // slot reuse ordered (replay_slot_order.h)
     bool prefetchesAfterDrops = false;   // slot reuse's second rule applied (replay_slot_order.h)
     bool discardAndPrefetchAfterDrop = false;  // ReplayOptions::discardAndPrefetchAfterDrop
+    bool fenceDiscards = false;                // ReplayOptions::fenceDiscards
     DiscardSelection discards;                 // ReplayOptions::discards
     std::vector<ArenaRange> tensors;     // per profile tensor; bytes 0 = never used, not placed
     std::vector<ReplayKernel> kernels;   // run order

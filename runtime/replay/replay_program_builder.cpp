@@ -89,6 +89,9 @@ public:
         program_.slotsOrdered = orderSlots_;
         program_.prefetchesAfterDrops = prefetchesAfterDrops_;
         program_.discardAndPrefetchAfterDrop = options.discardAndPrefetchAfterDrop;
+        if (options.fenceDiscards && program_.arenaKind != ArenaKind::Managed)
+            fail("--fence-discards needs a managed arena (--arena managed): a device arena issues no discards");
+        program_.fenceDiscards = options.fenceDiscards;
         program_.discards = checkedSelection(options.discards);
         addRecomputes();
         return std::move(program_);

@@ -24,6 +24,11 @@ struct ReplayOptions {
     // In a managed arena, populate a dropped tensor's pages with cudaMemDiscardAndPrefetchBatchAsync
     // (as runtimes before issue 16 did) instead of a plain prefetch; to measure that regime again.
     bool discardAndPrefetchAfterDrop = false;
+    // In a managed arena, follow each discard on its stream with a one-page prefetch of a page of
+    // its own (a fence): if the driver carries a discard out after the stream has passed it, the
+    // stream then waits for it, so a later prefetch of the same bytes cannot come first (an
+    // experiment, docs/validation.md "A discard that lands late"). Refused for a device arena.
+    bool fenceDiscards = false;
     // In a managed arena, which of the plan's drops to issue (all; none: an ablation of what they
     // cost here; a chosen set: which ones make kernels fault).
     DiscardSelection discards;

@@ -110,7 +110,8 @@ struct Inputs : spillway::replay::ReplayInputs {
 struct Args {
     std::string planPath, profilePath, backendName, output, arena = "auto", machine, resimulate, discards, json;
     int iterations = 1;
-    bool compare = false, force = false, unorderedSlots = false, discardAndPrefetch = false, noDiscards = false;
+    bool compare = false, force = false, unorderedSlots = false, discardAndPrefetch = false, noDiscards = false,
+         fenceDiscards = false;
 };
 
 void addOptions(CLI::App& app, Args& a) {
@@ -143,6 +144,11 @@ void addOptions(CLI::App& app, Args& a) {
     app.add_flag("--discard-and-prefetch", a.discardAndPrefetch,
                  "managed arena: populate a dropped tensor's pages with cudaMemDiscardAndPrefetchBatchAsync (as "
                  "runtimes before issue 16 did) instead of cudaMemPrefetchAsync");
+    app.add_flag("--fence-discards", a.fenceDiscards,
+                 "managed arena: follow each discard on its stream with a prefetch of a page of its own, so the "
+                 "stream waits until the driver has carried the discard out (an experiment: docs/validation.md, "
+                 "\"A discard that lands late\"); the timeline names the call \"cudaMemDiscardBatchAsync, then a "
+                 "fence prefetch\"");
     auto* none = app.add_flag("--no-discards", a.noDiscards,
                               "managed arena: issue none of the plan's discards, frees and recompute drops (an "
                               "ablation: what they cost on this machine); the timeline names each call \"nothing "
@@ -190,6 +196,7 @@ int replayPlan(const Args& a, const Inputs& in) {
     options.arena = arenaChoice(a.arena);
     options.orderSlots = !a.unorderedSlots;
     options.discardAndPrefetchAfterDrop = a.discardAndPrefetch;
+    options.fenceDiscards = a.fenceDiscards;
     replay::ReplayProgram program;
     try {
         options.discards = a.noDiscards ? replay::DiscardSelection::none()
@@ -235,6 +242,8 @@ std::string usageProblem(const Args& a) {
                "that runs";
     if (a.json == "-" && a.resimulate.empty())
         return "--json - prints only the JSON, which needs --resimulate; give --json FILE after a replay";
+    if (!a.resimulate.empty() && a.fenceDiscards)
+        return "--fence-discards is for a replay; --resimulate follows the calls its timeline recorded";
     if (!a.output.empty() && std::filesystem::exists(a.output) && !a.force)
         return a.output + " exists; pass --force to overwrite it";
     return {};

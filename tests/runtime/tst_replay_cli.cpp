@@ -165,6 +165,42 @@ private slots:
             if (x.directive == drop) QVERIFY2(x.call.rfind("nothing", 0) == 0, x.call.c_str());
     }
 
+    // --fence-discards: every issued drop is fenced in the timeline and costs more in the model; a
+    // device arena and --resimulate refuse it by name (exit 2), writing nothing.
+    void fencedDiscardsAreNamedAndRefusedWhereTheyCannotApply() {
+        const QString plain = dir_.filePath("unfenced.json"), fenced = dir_.filePath("fenced.json");
+        const QStringList common{planPath_, kProfile, "--backend", "model", "--machine", "h200", "--arena", "managed"};
+        QCOMPARE(replayTool(common + QStringList{"-o", plain}).code, 0);
+        Run r = replayTool(common + QStringList{"--fence-discards", "-o", fenced});
+        QCOMPARE(r.code, 0);
+        const MeasuredTimeline a = readMeasuredTimeline(plain.toStdString()), b = readMeasuredTimeline(fenced.toStdString());
+        int drops = 0;
+        const auto& before = a.iterations.back().transfers;
+        const auto& after = b.iterations.back().transfers;
+        QCOMPARE(after.size(), before.size());
+        for (std::size_t j = 0; j < after.size(); ++j) {
+            if (before[j].call != "cudaMemDiscardBatchAsync") {
+                QCOMPARE(after[j].call, before[j].call);
+                continue;
+            }
+            ++drops;
+            QCOMPARE(after[j].call, std::string("cudaMemDiscardBatchAsync, then a fence prefetch"));
+            QVERIFY(after[j].endNs - after[j].startNs > before[j].endNs - before[j].startNs);
+        }
+        QVERIFY(drops > 0);
+        const QString refused = dir_.filePath("refused.json");
+        // the shared g10 plan has an arena layout, so a device arena is one it could otherwise replay in
+        const QString withArena = QStringLiteral(SPILLWAY_SHARED_DATA "/h200/replays/gpt-g10.plan.json");
+        r = replayTool({withArena, kProfile, "--backend", "model", "--machine", "h200", "--arena", "device",
+                        "--fence-discards", "-o", refused});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--fence-discards needs a managed arena"), qPrintable(r.err));
+        r = replayTool({planPath_, kProfile, "--resimulate", fenced, "--machine", "h200", "--fence-discards"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--fence-discards is for a replay"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(refused));
+    }
+
     // --resimulate prints measured against the model with, under each worst kernel, why; for a
     // managed arena that discards, the note that the model's time is a lower bound there.
     void resimulateSaysWhyEachWorstKernelDiffers() {

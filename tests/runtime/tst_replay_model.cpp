@@ -5,6 +5,7 @@
 
 #include "core/deploy/measured_comparison.h"
 #include "runtime/replay/model_backend.h"
+#include "runtime/replay/replay_call.h"
 #include "runtime/replay/replay_program_builder.h"
 #include "runtime/replay/replay_runner.h"
 
@@ -272,6 +273,39 @@ private slots:
         QVERIFY(k2(all) > k2(none));
         QCOMPARE(k2(first), k2(all));
         QCOMPARE(k2(second), k2(none));
+    }
+
+    // --fence-discards: each issued drop is followed by a one-page prefetch; the model charges it
+    // the managed prefetch's smallest transfer on top of the discard, pages as before; a drop left
+    // out stays unissued; the recorded name reads back as the fenced call, which discards pages.
+    void aFencedDiscardCostsThePrefetchFloorMore() {
+        const Profile profile = chainProfile();
+        const auto plan = sharedSlotPlan(profile, {directive(DirectiveKind::Free, 1, 11, Tier::Gpu, true),
+                                                   directive(DirectiveKind::Free, 3, 13, Tier::Gpu, true)});
+        HardwareConfig hw = measuredMachine();
+        hw.measured.curve(TransferDirection::ToGpu, TransferMechanism::ManagedPrefetch) = {{{1'000'000, 500'000'000}}, 40'000};
+        const auto run = [&](bool fence, const char* selection) {
+            replay::ReplayOptions managed;
+            managed.arena = replay::ArenaChoice::Managed;
+            managed.fenceDiscards = fence;
+            managed.discards = replay::DiscardSelection::parse(selection);
+            return modelled(replay::buildReplayProgram(profile, plan, managed), 1, hw).iterations[0];
+        };
+        const auto span = [](const MeasuredTransfer& t) { return t.endNs - t.startNs; };
+        const MeasuredIteration plain = run(false, "all"), fenced = run(true, "all"), one = run(true, "1");
+        QCOMPARE(fenced.transfers[0].call, std::string("cudaMemDiscardBatchAsync, then a fence prefetch"));
+        QCOMPARE(span(fenced.transfers[0]) - span(plain.transfers[0]), Nanoseconds(40'000));
+        QVERIFY(one.transfers[0].call.rfind("nothing", 0) == 0);
+        QCOMPARE(one.transfers[1].call, fenced.transfers[1].call);
+        // k2 writes into a1's dropped page either way: the fence orders the discard, it does not undo it
+        const auto k2 = [](const MeasuredIteration& i) { return i.kernels[2].endNs - i.kernels[2].startNs; };
+        QCOMPARE(k2(fenced), k2(plain));
+        QCOMPARE(replay::replayCallNamed(fenced.transfers[0].call), std::optional(replay::ReplayCall::FencedDiscard));
+        QVERIFY(replay::discardsPages(fenced.transfers[0].call));
+        replay::ReplayOptions device;
+        device.arena = replay::ArenaChoice::Device;
+        device.fenceDiscards = true;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, replay::buildReplayProgram(profile, plan, device));
     }
 
     void modelNamesKernelsWhoseSlotWasWipedUnderThem() {
