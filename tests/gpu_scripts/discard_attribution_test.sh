@@ -34,11 +34,24 @@ PY
 "$src/scripts/gpu/drop-groups" "$plan" 40 --only 0 2>"$work/err" && fail "a prefetch accepted as a drop"
 grep -q "are not drops" "$work/err" || fail "no reason given: $(cat "$work/err")"
 
-# 2. Every line replays (model backend): the selections are values spillway-replay reads.
-head -6 "$work/sel.txt" >"$work/few.txt"
+# --fence adds two fenced replays of all drops, after the baselines.
+"$src/scripts/gpu/drop-groups" "$plan" 40 --fence >"$work/fenced.txt"
+[[ $(grep -c '^fenced-[12] all --fence-discards$' "$work/fenced.txt") == 2 ]] || fail "--fence: no two fenced lines"
+[[ $(grep -vc '^fenced-' "$work/fenced.txt") == $(wc -l <"$work/sel.txt") ]] || fail "--fence changed the other lines"
+
+# 2. Every line replays (model backend): the selections are values spillway-replay reads; a
+# fenced line's drops are fenced in its timeline.
+{ head -6 "$work/sel.txt"; grep '^fenced-1 ' "$work/fenced.txt"; } >"$work/few.txt"
 SPILLWAY_REPLAY=$replay BACKEND=model MACHINE=h200 ITERATIONS=1 \
   "$src/scripts/gpu/replay-selections" "$plan" "$src/samples/lessons/small-gpt.profile.json" "$work/few.txt" "$work/dry" >/dev/null
-[[ $(ls "$work/dry"/*.measured.json | wc -l) == 6 ]] || fail "not every selection replayed"
+[[ $(ls "$work/dry"/*.measured.json | wc -l) == 7 ]] || fail "not every selection replayed"
+grep -q '"cudaMemDiscardBatchAsync, then a fence prefetch"' "$work/dry/fenced-1.measured.json" || fail "fenced-1 not fenced"
+grep -q '"cudaMemDiscardBatchAsync, then a fence prefetch"' "$work/dry/all-1.measured.json" && fail "all-1 fenced"
+printf 'x all --no-such-flag\n' >"$work/flag.txt"
+SPILLWAY_REPLAY=$replay BACKEND=model MACHINE=h200 \
+  "$src/scripts/gpu/replay-selections" "$plan" "$src/samples/lessons/small-gpt.profile.json" "$work/flag.txt" "$work/flag" \
+  2>"$work/err" && fail "an unknown flag on a selections line accepted"
+grep -q "flag.txt:1: expected" "$work/err" || fail "the line with the unknown flag is not named: $(cat "$work/err")"
 printf '# a comment\njustaname\n' >"$work/bad.txt"
 SPILLWAY_REPLAY=$replay BACKEND=model MACHINE=h200 \
   "$src/scripts/gpu/replay-selections" "$plan" "$src/samples/lessons/small-gpt.profile.json" "$work/bad.txt" "$work/bad" \
@@ -58,6 +71,10 @@ cat "$work/table.txt"
 grep -Eq "^ +88 mb0.h0.attn.c_proj.backward_input +[0-9]{4} +A \| A$" "$work/table.txt" \
   || fail "kernel 88 (7 ms slower with drops on the H200) not attributed"
 grep -Eq "^ +70 " "$work/table.txt" && fail "kernel 70 (as fast with drops) reported"
+# the summary: the replay with drops has its 7 ms kernels slow, the ones without none
+read -r _ slow_all excess_all < <(grep -E "^all-1 " "$work/table.txt")
+(( slow_all > 15 )) || fail "all-1: only $slow_all slow kernels in the summary"
+grep -Eq "^none-1 +0 +0.00$" "$work/table.txt" || fail "none-1 has slow kernels in the summary"
 rm "$work/real"/none-*
 "$src/scripts/gpu/attribute-drops" "$work/real" 2>"$work/err" && fail "no baseline accepted"
 grep -q "no none-\* timeline" "$work/err" || fail "no reason given: $(cat "$work/err")"
