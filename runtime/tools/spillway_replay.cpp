@@ -146,9 +146,9 @@ void addOptions(CLI::App& app, Args& a) {
                  "runtimes before issue 16 did) instead of cudaMemPrefetchAsync");
     app.add_flag("--fence-discards", a.fenceDiscards,
                  "managed arena: follow each discard on its stream with a prefetch of a page of its own, so the "
-                 "stream waits until the driver has carried the discard out (an experiment: docs/validation.md, "
-                 "\"A discard that lands late\"); the timeline names the call \"cudaMemDiscardBatchAsync, then a "
-                 "fence prefetch\"");
+                 "stream also waits for the driver's work queued before that prefetch (an experiment: whether a "
+                 "discard lands after its stream moved on; docs/validation.md, \"A discard that lands late\"); the "
+                 "timeline names the call \"cudaMemDiscardBatchAsync, then a fence prefetch\"");
     auto* none = app.add_flag("--no-discards", a.noDiscards,
                               "managed arena: issue none of the plan's discards, frees and recompute drops (an "
                               "ablation: what they cost on this machine); the timeline names each call \"nothing "
